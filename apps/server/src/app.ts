@@ -1,0 +1,100 @@
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import type { AppConfig } from './config';
+import { createDatabase, targetFromConfig, type DatabaseHandle } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import type { Database } from './db/schema';
+import { seedDemoDataIfEmpty } from './db/seed';
+import { authRoutes } from './modules/auth/auth.routes';
+import { healthRoutes } from './modules/health/health.routes';
+import { authPlugin } from './plugins/auth';
+import { errorHandler } from './plugins/error-handler';
+import { webPlugin } from './plugins/web';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    config: AppConfig;
+  }
+}
+
+export interface BuildOptions {
+  /** An open database to use instead of the configured one (tests); it is still closed with the app. */
+  database?: DatabaseHandle;
+  logger?: boolean;
+}
+
+export function mediaDirOf(config: Pick<AppConfig, 'dataDir'>): string {
+  return path.resolve(config.dataDir, 'media');
+}
+
+/** Builds the whole app on a migrated database, ready to listen or to be injected into. */
+export async function buildApp(
+  config: AppConfig,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
+  const database = options.database ?? createDatabase(targetFromConfig(config));
+  try {
+    await migrateToLatest(database.db as Kysely<unknown>);
+    if (config.seedDemoData) {
+      await seedDemoDataIfEmpty(database.db, {
+        passwordHashCost: config.passwordHashCost,
+        mediaDir: mediaDirOf(config),
+      });
+    }
+  } catch (error) {
+    await database.db.destroy();
+    throw error;
+  }
+
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', database.db);
+  app.decorate('config', config);
+  app.addHook('onClose', async () => {
+    await database.db.destroy();
+  });
+
+  await app.register(errorHandler);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(authPlugin, { config });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes, { prefix: '/auth' });
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(webPlugin, { webDir: config.webDir, mediaDir: mediaDirOf(config) });
+  return app;
+}

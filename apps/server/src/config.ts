@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface AppConfig {
+  host: string;
+  port: number;
+  /** Holds the SQLite file, uploaded media and generated secrets. */
+  dataDir: string;
+  /** A postgres:// URL selects PostgreSQL; null keeps the embedded SQLite database. */
+  databaseUrl: string | null;
+  /** null: generate one on first start and keep it in dataDir. */
+  jwtSecret: string | null;
+  tokenTtlSeconds: number;
+  /** scrypt cost parameter N (a power of two); stored with each hash so it can change later. */
+  passwordHashCost: number;
+  seedDemoData: boolean;
+  /** Login and signup attempts per minute from one address; 0 turns the limit off. */
+  authRateLimitPerMinute: number;
+  logLevel: string;
+  /** Built web app to serve; null serves the API only. */
+  webDir: string | null;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'PORT must be a number' })
+    .int('PORT must be a whole number')
+    .min(0, 'PORT must be between 0 and 65535')
+    .max(65535, 'PORT must be between 0 and 65535')
+    .default(3000),
+  HOST: z.string().min(1, 'HOST must not be empty').default('127.0.0.1'),
+  DATA_DIR: z.string().min(1, 'DATA_DIR must not be empty').default('./data'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .refine((value) => value === undefined || /^postgres(ql)?:\/\//.test(value), {
+      message: 'DATABASE_URL must be a postgres:// URL',
+    }),
+  JWT_SECRET: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value === '' || value.length >= 32, {
+      message: 'JWT_SECRET must be at least 32 characters',
+    }),
+  TOKEN_TTL_DAYS: z.coerce
+    .number({ error: 'TOKEN_TTL_DAYS must be a number' })
+    .positive('TOKEN_TTL_DAYS must be positive')
+    .default(30),
+  PASSWORD_HASH_COST: z.coerce
+    .number({ error: 'PASSWORD_HASH_COST must be a number' })
+    .int()
+    .refine((n) => n >= 2 && (n & (n - 1)) === 0, 'PASSWORD_HASH_COST must be a power of two')
+    .default(2 ** 15),
+  AUTH_RATE_LIMIT: z.coerce
+    .number({ error: 'AUTH_RATE_LIMIT must be a number' })
+    .int('AUTH_RATE_LIMIT must be a whole number')
+    .min(0, 'AUTH_RATE_LIMIT must not be negative')
+    .default(30),
+  SEED: z.enum(['demo', 'none'], { error: 'SEED must be "demo" or "none"' }).default('demo'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  WEB_DIR: z.string().optional(),
+});
+
+/** Reads the environment; a bad setting throws a ConfigError with a one-line reason. */
+export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | null }): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(issue ? issue.message : 'invalid configuration');
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL ?? null,
+    jwtSecret: e.JWT_SECRET === '' ? null : (e.JWT_SECRET ?? null),
+    tokenTtlSeconds: Math.round(e.TOKEN_TTL_DAYS * 86400),
+    passwordHashCost: e.PASSWORD_HASH_COST,
+    seedDemoData: e.SEED === 'demo',
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT,
+    logLevel: e.LOG_LEVEL,
+    webDir: e.WEB_DIR === undefined ? defaults.webDir : e.WEB_DIR === '' ? null : e.WEB_DIR,
+  };
+}

@@ -1,0 +1,20 @@
+import path from 'node:path';
+import { loadConfig } from '../config';
+import { createDatabase, targetFromConfig } from './database';
+import { migrateToLatest } from './migrate';
+import { seedDemoDataIfEmpty } from './seed';
+import type { Kysely } from 'kysely';
+
+/** `npm run seed`: migrate, then add the demo data if the database is empty. */
+const config = loadConfig(process.env, { webDir: null });
+const { db } = createDatabase(targetFromConfig(config));
+try {
+  await migrateToLatest(db as Kysely<unknown>);
+  const seeded = await seedDemoDataIfEmpty(db, {
+    passwordHashCost: config.passwordHashCost,
+    mediaDir: path.resolve(config.dataDir, 'media'),
+  });
+  console.log(seeded ? 'demo data added' : 'database already has data; nothing added');
+} finally {
+  await db.destroy();
+}

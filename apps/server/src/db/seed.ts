@@ -1,0 +1,158 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { GUEST_CREDENTIALS } from '@perch/contract';
+import { sql, type Kysely } from 'kysely';
+import { newId } from '../lib/ids';
+import { hashPassword } from '../lib/password';
+import { hasAnyUser } from '../modules/users/users.repository';
+import { demoFollows, demoPosts, featuredMembers, quietMembers } from './demo-content';
+import { avatarSvg, sceneSvgs } from './demo-images';
+import type { Database } from './schema';
+
+const HOUR = 3_600_000;
+// A stored hash no password can match: demo members other than the guest cannot sign in.
+const NO_PASSWORD = '!';
+
+interface SeedOptions {
+  passwordHashCost: number;
+  mediaDir: string;
+}
+
+function writeDemoMedia(mediaDir: string): void {
+  const dir = path.join(mediaDir, 'demo');
+  mkdirSync(dir, { recursive: true });
+  for (const member of featuredMembers) {
+    if (!member.avatar) continue;
+    const initials = `${member.firstName[0] ?? ''}${member.lastName[0] ?? ''}`;
+    writeFileSync(
+      path.join(dir, `avatar-${member.username}.svg`),
+      avatarSvg(initials, member.avatar),
+    );
+  }
+  for (const [name, svg] of Object.entries(sceneSvgs)) {
+    writeFileSync(path.join(dir, `${name}.svg`), svg);
+  }
+}
+
+/** Fills an empty database with a small, consistent community; leaves any existing data alone. */
+export async function seedDemoDataIfEmpty(
+  db: Kysely<Database>,
+  options: SeedOptions,
+): Promise<boolean> {
+  if (await hasAnyUser(db)) return false;
+  writeDemoMedia(options.mediaDir);
+  const guestHash = await hashPassword(GUEST_CREDENTIALS.password, options.passwordHashCost);
+  const now = Date.now();
+
+  await db.transaction().execute(async (trx) => {
+    const ids = new Map<string, string>();
+    const members = [...featuredMembers, ...quietMembers];
+    await trx
+      .insertInto('users')
+      .values(
+        members.map((member, index) => {
+          const joined = now - (400 - index) * 24 * HOUR;
+          const id = newId(joined);
+          ids.set(member.username, id);
+          return {
+            id,
+            username: member.username,
+            first_name: member.firstName,
+            last_name: member.lastName,
+            email: `${member.username}@demo.perch.local`,
+            password_hash: member.username === GUEST_CREDENTIALS.username ? guestHash : NO_PASSWORD,
+            bio: member.bio,
+            avatar_url: member.avatar ? `/media/demo/avatar-${member.username}.svg` : null,
+            created_at: joined,
+            updated_at: joined,
+          };
+        }),
+      )
+      .execute();
+    const idOf = (username: string): string => {
+      const id = ids.get(username);
+      if (!id) throw new Error(`demo data names an unknown member: ${username}`);
+      return id;
+    };
+
+    const follows = [
+      ...demoFollows,
+      ...quietMembers.flatMap((quiet, i) =>
+        featuredMembers
+          .filter((_, j) => (i + j) % 2 === 0)
+          .map((f) => [quiet.username, f.username] as const),
+      ),
+    ];
+    await trx
+      .insertInto('follows')
+      .values(
+        follows.map(([from, to]) => ({
+          follower_id: idOf(from),
+          followee_id: idOf(to),
+          created_at: now - 30 * 24 * HOUR,
+        })),
+      )
+      .execute();
+
+    for (const post of demoPosts) {
+      const createdAt = now - post.hoursAgo * HOUR;
+      const postId = newId(createdAt);
+      await trx
+        .insertInto('posts')
+        .values({
+          id: postId,
+          user_id: idOf(post.author),
+          content: post.content,
+          media_url: post.image ? `/media/demo/${post.image}.svg` : null,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+        .execute();
+      const likers = members.filter((m) => m.username !== post.author).slice(0, post.likes);
+      await trx
+        .insertInto('likes')
+        .values(
+          likers.map((m, i) => ({
+            post_id: postId,
+            user_id: idOf(m.username),
+            created_at: createdAt + (i + 1) * 60_000,
+          })),
+        )
+        .execute();
+      await trx
+        .insertInto('comments')
+        .values(
+          post.comments.map((comment, i) => {
+            const at = createdAt + (i + 1) * 15 * 60_000;
+            return {
+              id: newId(at),
+              post_id: postId,
+              user_id: idOf(comment.author),
+              text: comment.text,
+              created_at: at,
+              updated_at: at,
+            };
+          }),
+        )
+        .execute();
+    }
+
+    // Counters are derived from the rows just written, so they are true by construction.
+    await trx
+      .updateTable('posts')
+      .set({
+        like_count: sql`(select count(*) from likes where likes.post_id = posts.id)`,
+        comment_count: sql`(select count(*) from comments where comments.post_id = posts.id)`,
+      })
+      .execute();
+    await trx
+      .updateTable('users')
+      .set({
+        posts_count: sql`(select count(*) from posts where posts.user_id = users.id)`,
+        followers_count: sql`(select count(*) from follows where follows.followee_id = users.id)`,
+        following_count: sql`(select count(*) from follows where follows.follower_id = users.id)`,
+      })
+      .execute();
+  });
+  return true;
+}

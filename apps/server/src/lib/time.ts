@@ -1,0 +1,1 @@
+export const toIso = (ms: number): string => new Date(ms).toISOString();

@@ -1,0 +1,22 @@
+import type { User } from '@perch/contract';
+import type { UserRow } from '../../db/schema';
+import { toIso } from '../../lib/time';
+
+/** The wire shape of a member; the email is shown only to its owner, the password hash never. */
+export function toUser(row: UserRow, options: { includeEmail?: boolean } = {}): User {
+  const user: User = {
+    _id: row.id,
+    username: row.username,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    bio: row.bio,
+    avatarURL: row.avatar_url,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    followersCount: row.followers_count,
+    followingCount: row.following_count,
+    postsCount: row.posts_count,
+  };
+  if (options.includeEmail) user.email = row.email;
+  return user;
+}

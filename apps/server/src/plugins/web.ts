@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { ErrorMessages } from '@perch/contract';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built web app and stored media; unknown /api paths answer a JSON 404 and any other
+ * unknown GET gets the app's index.html so deep links load the app.
+ */
+export const webPlugin = fp(
+  async (app: FastifyInstance, options: { webDir: string | null; mediaDir: string }) => {
+    await app.register(fastifyStatic, {
+      root: options.mediaDir,
+      prefix: '/media/',
+      decorateReply: false,
+      index: false,
+      cacheControl: false,
+      // Media names never change meaning, so browsers may keep them forever.
+      setHeaders: (res) => {
+        res.setHeader('cache-control', IMMUTABLE);
+        res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+      },
+    });
+
+    const webDir =
+      options.webDir && existsSync(path.join(options.webDir, 'index.html')) ? options.webDir : null;
+    if (webDir) {
+      await app.register(fastifyStatic, {
+        root: webDir,
+        prefix: '/',
+        wildcard: true,
+        index: false,
+        cacheControl: false,
+        setHeaders: (res, filePath) => {
+          const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+          res.setHeader('cache-control', hashed ? IMMUTABLE : 'no-cache');
+        },
+      });
+    } else if (options.webDir) {
+      app.log.warn({ webDir: options.webDir }, 'web app not built; serving the API only');
+    }
+
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0] ?? '';
+      const wantsPage =
+        webDir !== null &&
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        url !== '/api' &&
+        !url.startsWith('/api/') &&
+        !url.startsWith('/media/');
+      if (wantsPage) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
+      }
+      return reply.status(404).send({ errors: [ErrorMessages.routeNotFound] });
+    });
+  },
+);

@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, type TestApp } from './helpers';
+
+let t: TestApp;
+let webDir: string;
+
+beforeAll(async () => {
+  webDir = mkdtempSync(path.join(os.tmpdir(), 'perch-web-'));
+  mkdirSync(path.join(webDir, 'assets'));
+  writeFileSync(
+    path.join(webDir, 'index.html'),
+    '<!doctype html><title>Perch</title><div id="root"></div>',
+  );
+  writeFileSync(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log("app")');
+  t = await createTestApp({ webDir });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(webDir, { recursive: true, force: true });
+});
+
+describe('the app shell', () => {
+  it('answers the health check once the database is ready', async () => {
+    const response = await call(t.app, { method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers an unknown API path with a JSON 404, whatever the method', async () => {
+    for (const method of ['GET', 'POST', 'DELETE'] as const) {
+      const response = await call(t.app, { method, url: '/api/no/such/thing' });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toMatch(/application\/json/);
+      expect(response.json()).toEqual({ errors: ['Not found'] });
+    }
+  });
+
+  it('serves the web app for deep links so the client router can take over', async () => {
+    const response = await call(t.app, { method: 'GET', url: '/profile/someone?tab=posts' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.body).toContain('<div id="root">');
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves hashed assets with long-lived caching and security headers', async () => {
+    const response = await call(t.app, { method: 'GET', url: '/assets/app-abc123.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toContain('immutable');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it('does not answer a missing media file with the web app', async () => {
+    const response = await call(t.app, { method: 'GET', url: '/media/nothing.png' });
+    expect(response.statusCode).toBe(404);
+  });
+});

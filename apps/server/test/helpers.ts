@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app';
+import type { AppConfig } from '../src/config';
+import { createTestDatabase } from './test-database';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  close: () => Promise<void>;
+}
+
+export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    databaseUrl: null,
+    jwtSecret: 'test-secret-that-is-long-enough-to-be-accepted',
+    tokenTtlSeconds: 3600,
+    // Cheap hashes keep the suite quick; the scheme is the same as in production.
+    passwordHashCost: 1024,
+    seedDemoData: false,
+    authRateLimitPerMinute: 0,
+    logLevel: 'silent',
+    webDir: null,
+    ...overrides,
+  };
+}
+
+/** The app on a fresh, empty database (SQLite, or PostgreSQL on the server:postgres run). */
+export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-test-'));
+  const database = await createTestDatabase(dataDir);
+  const config = testConfig(dataDir, overrides);
+  const app = await buildApp(config, { database: database.handle, logger: false });
+  return {
+    app,
+    config,
+    close: async () => {
+      await app.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function authHeader(token: string): Record<string, string> {
+  return { authorization: token };
+}
+
+export async function call(
+  app: FastifyInstance,
+  options: InjectOptions & { token?: string },
+): Promise<LightMyRequestResponse> {
+  const { token, headers, ...rest } = options;
+  return app.inject({ ...rest, headers: { ...headers, ...(token ? authHeader(token) : {}) } });
+}
