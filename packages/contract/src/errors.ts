@@ -28,6 +28,10 @@ export const ErrorMessages = {
   deleteCommentNotOwner: "Cannot delete a comment doesn't belong to the User.",
   alreadyUpvoted: 'Cannot upvote a post that is already upvoted. ',
   alreadyDownvoted: 'Cannot downvote a post that is already downvoted. ',
+  postNotFound: 'Post not found.',
+  userNotFound: 'User not found.',
+  commentNotFound: 'Comment not found.',
+  commentNotOnPost: 'Comment not found on this post.',
   routeNotFound: 'Not found',
   internal: 'Internal server error',
 } as const;

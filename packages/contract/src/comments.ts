@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { nextCursorSchema } from './pagination';
+import { postSchema, userRefSchema } from './posts';
+
+export const COMMENT_MAX = 1000;
+
+export const commentBodySchema = z.object({
+  commentData: z.object({
+    text: z
+      .string({ error: 'Comment text is required.' })
+      .refine((text) => text.trim() !== '', { message: 'A comment cannot be empty.' })
+      .refine((text) => [...text].length <= COMMENT_MAX, {
+        message: `A comment can be at most ${COMMENT_MAX} characters.`,
+      }),
+  }),
+});
+export type CommentBody = z.input<typeof commentBodySchema>;
+
+export const commentParamsSchema = z.object({
+  postId: z.string().min(1).max(64),
+  commentId: z.string().min(1).max(64),
+});
+
+/**
+ * A comment. The author fields are null when the author's account no longer exists (shown as
+ * 'Unknown'). `votes.upvotedBy`/`downvotedBy` hold at most the viewer; the counts hold the totals.
+ */
+export const commentSchema = z.object({
+  _id: z.string(),
+  postId: z.string(),
+  userId: z.string().nullable(),
+  username: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileAvatar: z.string().nullable(),
+  avatarURL: z.string().nullable(),
+  text: z.string(),
+  votes: z.object({
+    upvoteCount: z.number().int(),
+    downvoteCount: z.number().int(),
+    upvotedBy: z.array(userRefSchema),
+    downvotedBy: z.array(userRefSchema),
+  }),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Comment = z.infer<typeof commentSchema>;
+
+/** Comments of a post, oldest first. */
+export const commentPageSchema = z.object({
+  comments: z.array(commentSchema),
+  nextCursor: nextCursorSchema,
+});
+export type CommentPage = z.infer<typeof commentPageSchema>;
+
+/** Answer of add/edit: the comment and its post (for the new count), plus a posts page unless minimal. */
+export const commentMutationResponseSchema = z.object({
+  comment: commentSchema,
+  post: postSchema,
+  posts: z.array(postSchema).optional(),
+});
+export type CommentMutationResponse = z.infer<typeof commentMutationResponseSchema>;
+
+export const commentDeleteResponseSchema = z.object({
+  commentId: z.string(),
+  post: postSchema,
+  posts: z.array(postSchema).optional(),
+});
+export type CommentDeleteResponse = z.infer<typeof commentDeleteResponseSchema>;
+
+/** Answer of a vote: the comment, plus the first page of the post's comments unless minimal. */
+export const commentVoteResponseSchema = z.object({
+  comment: commentSchema,
+  comments: z.array(commentSchema).optional(),
+});
+export type CommentVoteResponse = z.infer<typeof commentVoteResponseSchema>;

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { nextCursorSchema } from './pagination';
+
+export const POST_CONTENT_MAX = 2000;
+
+/** Media this server issued: uploads live under /media/. */
+export const MEDIA_URL_PATTERN = /^\/media\/[A-Za-z0-9._/-]+$/;
+export const MEDIA_URL_RULE = 'Images must be uploaded to Perch first.';
+
+const codePoints = (text: string) => [...text].length;
+
+export const mediaUrlSchema = z
+  .string({ error: MEDIA_URL_RULE })
+  .max(300, MEDIA_URL_RULE)
+  .regex(MEDIA_URL_PATTERN, MEDIA_URL_RULE)
+  .nullable();
+
+export const POST_EMPTY = 'A post needs some text or an image.';
+
+/** What a member may set on a post; anything else sent along (ids, likes, dates) is ignored. */
+export const postInputSchema = z.object({
+  content: z
+    .string({ error: 'content must be text.' })
+    .refine((text) => codePoints(text) <= POST_CONTENT_MAX, {
+      message: `A post can be at most ${POST_CONTENT_MAX} characters.`,
+    })
+    .optional(),
+  mediaURL: mediaUrlSchema.optional(),
+});
+export type PostInput = z.infer<typeof postInputSchema>;
+
+export const postBodySchema = z.object({
+  postData: postInputSchema.refine(
+    (post) => (post.content ?? '').trim() !== '' || Boolean(post.mediaURL),
+    { message: POST_EMPTY },
+  ),
+});
+export type PostBody = z.input<typeof postBodySchema>;
+
+/** Edits may change one field; the result must still have text or an image (checked by the server). */
+export const postEditBodySchema = z.object({ postData: postInputSchema });
+export type PostEditBody = z.input<typeof postEditBodySchema>;
+
+export const postIdParamsSchema = z.object({ postId: z.string().min(1).max(64) });
+
+export const userRefSchema = z.object({ _id: z.string(), username: z.string() });
+
+export const postAuthorSchema = z.object({
+  _id: z.string(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  avatarURL: z.string().nullable(),
+});
+export type PostAuthor = z.infer<typeof postAuthorSchema>;
+
+/**
+ * A post. `likes.likedBy` holds at most the viewer (when they like it) and `dislikedBy` is always
+ * empty: the full lists would grow without bound, so counts and viewer flags stand in for them.
+ */
+export const postSchema = z.object({
+  _id: z.string(),
+  content: z.string(),
+  mediaURL: z.string().nullable(),
+  username: z.string(),
+  userId: z.string(),
+  author: postAuthorSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  likes: z.object({
+    likeCount: z.number().int(),
+    likedBy: z.array(userRefSchema),
+    dislikedBy: z.array(userRefSchema),
+  }),
+  commentCount: z.number().int(),
+  likedByViewer: z.boolean(),
+  bookmarkedByViewer: z.boolean(),
+});
+export type Post = z.infer<typeof postSchema>;
+
+export const postPageSchema = z.object({ posts: z.array(postSchema), nextCursor: nextCursorSchema });
+export type PostPage = z.infer<typeof postPageSchema>;
+
+export const postResponseSchema = z.object({ post: postSchema });
+export type PostResponse = z.infer<typeof postResponseSchema>;
+
+/**
+ * Answer of a post mutation: the changed post, plus (unless the request says
+ * `Prefer: return=minimal`) the first page of the latest posts, where the original API returned
+ * the whole table.
+ */
+export const postMutationResponseSchema = z.object({
+  post: postSchema,
+  posts: z.array(postSchema).optional(),
+});
+export type PostMutationResponse = z.infer<typeof postMutationResponseSchema>;
+
+export const postDeleteResponseSchema = z.object({
+  postId: z.string(),
+  posts: z.array(postSchema).optional(),
+});
+export type PostDeleteResponse = z.infer<typeof postDeleteResponseSchema>;
