@@ -14,7 +14,11 @@ import { migrateToLatest } from './db/migrate';
 import type { Database } from './db/schema';
 import { seedDemoDataIfEmpty } from './db/seed';
 import { authRoutes } from './modules/auth/auth.routes';
+import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes';
+import { commentsRoutes } from './modules/comments/comments.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { postsRoutes } from './modules/posts/posts.routes';
+import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
 import { errorHandler } from './plugins/error-handler';
 import { webPlugin } from './plugins/web';
@@ -91,6 +95,10 @@ export async function buildApp(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(usersRoutes, { prefix: '/users' });
+      await api.register(bookmarksRoutes, { prefix: '/users' });
+      await api.register(postsRoutes, { prefix: '/posts' });
+      await api.register(commentsRoutes, { prefix: '/comments' });
     },
     { prefix: '/api' },
   );

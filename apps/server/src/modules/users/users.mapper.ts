@@ -2,8 +2,14 @@ import type { User } from '@perch/contract';
 import type { UserRow } from '../../db/schema';
 import { toIso } from '../../lib/time';
 
+/** SQLite answers 0/1 for EXISTS, PostgreSQL true/false. */
+export const truthy = (value: unknown): boolean => value === true || value === 1 || value === '1';
+
 /** The wire shape of a member; the email is shown only to its owner, the password hash never. */
-export function toUser(row: UserRow, options: { includeEmail?: boolean } = {}): User {
+export function toUser(
+  row: UserRow,
+  options: { includeEmail?: boolean; followedByViewer?: boolean } = {},
+): User {
   const user: User = {
     _id: row.id,
     username: row.username,
@@ -18,5 +24,6 @@ export function toUser(row: UserRow, options: { includeEmail?: boolean } = {}): 
     postsCount: row.posts_count,
   };
   if (options.includeEmail) user.email = row.email;
+  if (options.followedByViewer !== undefined) user.followedByViewer = options.followedByViewer;
   return user;
 }

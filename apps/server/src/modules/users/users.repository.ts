@@ -1,15 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, NewUser, UserRow } from '../../db/schema';
 
-export function findUserById(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
+type Db = Kysely<Database>;
+
+/** A member as listed to a viewer: the row plus whether the viewer follows them. */
+export type ListedUserRow = UserRow & { followed: unknown };
+
+export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Usernames are matched regardless of case, as the unique index on lower(username) does. */
-export function findUserByUsername(
-  db: Kysely<Database>,
-  username: string,
-): Promise<UserRow | undefined> {
+export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
@@ -17,11 +19,166 @@ export function findUserByUsername(
     .executeTakeFirst();
 }
 
-export async function insertUser(db: Kysely<Database>, user: NewUser): Promise<UserRow> {
+export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function hasAnyUser(db: Kysely<Database>): Promise<boolean> {
+export async function hasAnyUser(db: Db): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   return row !== undefined;
+}
+
+function listedUsers(db: Db, viewerId: string | null) {
+  return db
+    .selectFrom('users as u')
+    .selectAll('u')
+    .select((eb) =>
+      viewerId === null
+        ? sql<boolean>`0`.as('followed')
+        : eb
+            .exists(
+              eb
+                .selectFrom('follows')
+                .select('follows.followee_id')
+                .where('follows.follower_id', '=', viewerId)
+                .whereRef('follows.followee_id', '=', 'u.id'),
+            )
+            .as('followed'),
+    );
+}
+
+export function findListedUserByUsername(
+  db: Db,
+  username: string,
+  viewerId: string | null,
+): Promise<ListedUserRow | undefined> {
+  return listedUsers(db, viewerId)
+    .where(sql<string>`lower(u.username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export function findListedUserById(
+  db: Db,
+  id: string,
+  viewerId: string | null,
+): Promise<ListedUserRow | undefined> {
+  return listedUsers(db, viewerId).where('u.id', '=', id).executeTakeFirst();
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Members whose username, first or last name contains the text, regardless of case, in username
+ * order; keyset on lower(username), which is unique.
+ */
+export function searchUsers(
+  db: Db,
+  query: { viewerId: string | null; text: string; afterUsername: string | null; limit: number },
+): Promise<ListedUserRow[]> {
+  const pattern = `%${escapeLike(query.text.toLowerCase())}%`;
+  let builder = listedUsers(db, query.viewerId);
+  if (query.text !== '') {
+    builder = builder.where((eb) =>
+      eb.or(
+        (['u.username', 'u.first_name', 'u.last_name'] as const).map(
+          (column) => sql<boolean>`lower(${eb.ref(column)}) like ${pattern} escape '\\'`,
+        ),
+      ),
+    );
+  }
+  if (query.afterUsername !== null) {
+    builder = builder.where(sql<string>`lower(u.username)`, '>', query.afterUsername);
+  }
+  return builder
+    .orderBy(sql`lower(u.username)`)
+    .limit(query.limit + 1)
+    .execute();
+}
+
+/** Who to follow: neither the viewer nor anyone they follow, most followed first. */
+export function suggestUsers(
+  db: Db,
+  query: { viewerId: string; after: readonly [number, string] | null; limit: number },
+): Promise<UserRow[]> {
+  let builder = db
+    .selectFrom('users as u')
+    .selectAll('u')
+    .where('u.id', '<>', query.viewerId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('follows')
+            .select('follows.followee_id')
+            .where('follows.follower_id', '=', query.viewerId)
+            .whereRef('follows.followee_id', '=', 'u.id'),
+        ),
+      ),
+    );
+  if (query.after) {
+    const after = query.after;
+    builder = builder.where((eb) =>
+      eb(eb.refTuple('u.followers_count', 'u.id'), '<', eb.tuple(...after)),
+    );
+  }
+  return builder
+    .orderBy('u.followers_count', 'desc')
+    .orderBy('u.id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
+}
+
+export async function updateProfile(
+  db: Db,
+  id: string,
+  changes: {
+    first_name: string;
+    last_name: string;
+    bio: string;
+    avatar_url: string | null;
+    updated_at: number;
+  },
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/** true when the follow is new. */
+export async function insertFollow(
+  db: Db,
+  followerId: string,
+  followeeId: string,
+  at: number,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('follows')
+    .values({ follower_id: followerId, followee_id: followeeId, created_at: at })
+    .onConflict((oc) => oc.columns(['follower_id', 'followee_id']).doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export async function deleteFollow(
+  db: Db,
+  followerId: string,
+  followeeId: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('follows')
+    .where('follower_id', '=', followerId)
+    .where('followee_id', '=', followeeId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function adjustFollowCount(
+  db: Db,
+  userId: string,
+  column: 'followers_count' | 'following_count',
+  delta: 1 | -1,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ [column]: eb(column, '+', delta) }))
+    .where('id', '=', userId)
+    .execute();
 }

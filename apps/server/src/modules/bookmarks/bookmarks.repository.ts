@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+/** true when the bookmark is new. */
+export async function insertBookmark(
+  db: Db,
+  userId: string,
+  postId: string,
+  at: number,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('bookmarks')
+    .values({ user_id: userId, post_id: postId, created_at: at })
+    .onConflict((oc) => oc.columns(['user_id', 'post_id']).doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export async function deleteBookmark(db: Db, userId: string, postId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('bookmarks')
+    .where('user_id', '=', userId)
+    .where('post_id', '=', postId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

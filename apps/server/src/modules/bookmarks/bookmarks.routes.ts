@@ -1,0 +1,26 @@
+import { pageQuerySchema, postIdParamsSchema } from '@perch/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { wantsMinimal } from '../../lib/prefer';
+import { viewerOf } from '../../plugins/auth';
+import { createBookmarksService } from './bookmarks.service';
+
+/** Bookmark calls live under /users, as the original API had them. */
+export const bookmarksRoutes: FastifyPluginAsyncZod = async (app) => {
+  const bookmarks = createBookmarksService(app.db);
+  const auth = { preHandler: app.authenticate };
+  const byPost = { params: postIdParamsSchema };
+
+  app.get('/bookmark', { ...auth, schema: { querystring: pageQuerySchema } }, (req) =>
+    bookmarks.list(viewerOf(req), req.query),
+  );
+  app.post('/bookmark/:postId', { ...auth, schema: byPost }, async (req) => {
+    const viewer = viewerOf(req);
+    const post = await bookmarks.add(viewer, req.params.postId);
+    return wantsMinimal(req) ? { post } : { post, bookmarks: await bookmarks.firstPage(viewer) };
+  });
+  app.post('/remove-bookmark/:postId', { ...auth, schema: byPost }, async (req) => {
+    const viewer = viewerOf(req);
+    const post = await bookmarks.remove(viewer, req.params.postId);
+    return wantsMinimal(req) ? { post } : { post, bookmarks: await bookmarks.firstPage(viewer) };
+  });
+};

@@ -1,0 +1,166 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+export interface CommentCardRow {
+  id: string;
+  post_id: string;
+  user_id: string | null;
+  text: string;
+  upvote_count: number;
+  downvote_count: number;
+  created_at: number;
+  updated_at: number;
+  username: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  avatar_url: string | null;
+  viewer_vote: number | null;
+}
+
+function commentCards(db: Db, viewerId: string | null) {
+  return db
+    .selectFrom('comments as c')
+    .leftJoin('users as u', 'u.id', 'c.user_id')
+    .select([
+      'c.id',
+      'c.post_id',
+      'c.user_id',
+      'c.text',
+      'c.upvote_count',
+      'c.downvote_count',
+      'c.created_at',
+      'c.updated_at',
+      'u.username',
+      'u.first_name',
+      'u.last_name',
+      'u.avatar_url',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('comment_votes as v')
+        .select('v.vote')
+        .whereRef('v.comment_id', '=', 'c.id')
+        .where('v.user_id', '=', viewerId ?? '')
+        .as('viewer_vote'),
+    );
+}
+
+/** A post's comments, oldest first; keyset [created_at, id]. */
+export function listCommentCards(
+  db: Db,
+  query: {
+    postId: string;
+    viewerId: string | null;
+    after: readonly [number, string] | null;
+    limit: number;
+  },
+): Promise<CommentCardRow[]> {
+  let builder = commentCards(db, query.viewerId).where('c.post_id', '=', query.postId);
+  const after = query.after;
+  if (after) {
+    builder = builder.where((eb) =>
+      eb(eb.refTuple('c.created_at', 'c.id'), '>', eb.tuple(...after)),
+    );
+  }
+  return builder
+    .orderBy('c.created_at', 'asc')
+    .orderBy('c.id', 'asc')
+    .limit(query.limit + 1)
+    .execute();
+}
+
+export function findCommentCard(
+  db: Db,
+  commentId: string,
+  viewerId: string | null,
+): Promise<CommentCardRow | undefined> {
+  return commentCards(db, viewerId).where('c.id', '=', commentId).executeTakeFirst();
+}
+
+export function findCommentOwner(
+  db: Db,
+  commentId: string,
+): Promise<{ id: string; post_id: string; user_id: string | null } | undefined> {
+  return db
+    .selectFrom('comments')
+    .select(['id', 'post_id', 'user_id'])
+    .where('id', '=', commentId)
+    .executeTakeFirst();
+}
+
+export async function insertComment(
+  db: Db,
+  comment: { id: string; post_id: string; user_id: string; text: string; created_at: number },
+): Promise<void> {
+  await db
+    .insertInto('comments')
+    .values({ ...comment, updated_at: comment.created_at })
+    .execute();
+}
+
+export async function updateCommentText(
+  db: Db,
+  commentId: string,
+  text: string,
+  at: number,
+): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set({ text, updated_at: at })
+    .where('id', '=', commentId)
+    .execute();
+}
+
+export async function deleteComment(db: Db, commentId: string): Promise<boolean> {
+  const result = await db.deleteFrom('comments').where('id', '=', commentId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** true when this member had not voted on the comment yet. */
+export async function insertVote(
+  db: Db,
+  commentId: string,
+  userId: string,
+  vote: 1 | -1,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('comment_votes')
+    .values({ comment_id: commentId, user_id: userId, vote })
+    .onConflict((oc) => oc.columns(['comment_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/** Turns an opposite vote into this one; false when the member's vote already was this one. */
+export async function flipVote(
+  db: Db,
+  commentId: string,
+  userId: string,
+  vote: 1 | -1,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('comment_votes')
+    .set({ vote })
+    .where('comment_id', '=', commentId)
+    .where('user_id', '=', userId)
+    .where('vote', '=', -vote)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function adjustVoteCounts(
+  db: Db,
+  commentId: string,
+  deltas: { up: number; down: number },
+): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set((eb) => ({
+      upvote_count: eb('upvote_count', '+', deltas.up),
+      downvote_count: eb('downvote_count', '+', deltas.down),
+    }))
+    .where('id', '=', commentId)
+    .execute();
+}

@@ -1,0 +1,81 @@
+import {
+  commentBodySchema,
+  commentParamsSchema,
+  pageQuerySchema,
+  postIdParamsSchema,
+} from '@perch/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { wantsMinimal } from '../../lib/prefer';
+import { viewerOf } from '../../plugins/auth';
+import { createPostsService } from '../posts/posts.service';
+import { createCommentsService } from './comments.service';
+
+export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const comments = createCommentsService(app.db);
+  const posts = createPostsService(app.db);
+  const auth = { preHandler: app.authenticate };
+
+  /** Comment mutations answer 201; unless minimal, with the latest posts as the original API did. */
+  const withPosts = async (req: Parameters<typeof viewerOf>[0], body: object) =>
+    wantsMinimal(req) ? body : { ...body, posts: await posts.latestPage(viewerOf(req)) };
+
+  app.get(
+    '/:postId',
+    {
+      preHandler: app.identify,
+      schema: { params: postIdParamsSchema, querystring: pageQuerySchema },
+    },
+    (req) => comments.list(req.params.postId, req.viewer, req.query),
+  );
+  app.post(
+    '/add/:postId',
+    { ...auth, schema: { params: postIdParamsSchema, body: commentBodySchema } },
+    async (req, reply) => {
+      const result = await comments.add(
+        viewerOf(req),
+        req.params.postId,
+        req.body.commentData.text,
+      );
+      return reply.status(201).send(await withPosts(req, result));
+    },
+  );
+  app.post(
+    '/edit/:postId/:commentId',
+    { ...auth, schema: { params: commentParamsSchema, body: commentBodySchema } },
+    async (req, reply) => {
+      const { postId, commentId } = req.params;
+      const result = await comments.edit(
+        viewerOf(req),
+        postId,
+        commentId,
+        req.body.commentData.text,
+      );
+      return reply.status(201).send(await withPosts(req, result));
+    },
+  );
+  app.delete(
+    '/delete/:postId/:commentId',
+    { ...auth, schema: { params: commentParamsSchema } },
+    async (req, reply) => {
+      const { postId, commentId } = req.params;
+      const { post } = await comments.remove(viewerOf(req), postId, commentId);
+      return reply.status(201).send(await withPosts(req, { commentId, post }));
+    },
+  );
+
+  for (const direction of ['up', 'down'] as const) {
+    app.post(
+      `/${direction}vote/:postId/:commentId`,
+      { ...auth, schema: { params: commentParamsSchema } },
+      async (req, reply) => {
+        const viewer = viewerOf(req);
+        const { postId, commentId } = req.params;
+        const comment = await comments.vote(viewer, postId, commentId, direction);
+        const body = wantsMinimal(req)
+          ? { comment }
+          : { comment, comments: await comments.firstPage(postId, viewer) };
+        return reply.status(201).send(body);
+      },
+    );
+  }
+};

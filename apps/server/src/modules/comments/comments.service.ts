@@ -1,0 +1,142 @@
+import {
+  ErrorMessages,
+  type Comment,
+  type CommentPage,
+  type PageQuery,
+  type Post,
+} from '@perch/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { decodeCursor, pageOf } from '../../lib/cursor';
+import { badRequest, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { Viewer } from '../auth/auth.service';
+import { adjustCommentCount, findPostOwner } from '../posts/posts.repository';
+import { createPostsService, FIRST_PAGE_SIZE } from '../posts/posts.service';
+import { toComment } from './comments.mapper';
+import * as repo from './comments.repository';
+
+type Db = Kysely<Database>;
+export type VoteDirection = 'up' | 'down';
+
+export function createCommentsService(db: Db) {
+  const posts = createPostsService(db);
+
+  async function existingPost(postId: string, trx: Db = db) {
+    const post = await findPostOwner(trx, postId);
+    if (!post) throw notFound(ErrorMessages.postNotFound);
+    return post;
+  }
+
+  /** The comment, which must belong to the post named in the path. */
+  async function commentOnPost(postId: string, commentId: string, trx: Db = db) {
+    await existingPost(postId, trx);
+    const comment = await repo.findCommentOwner(trx, commentId);
+    if (!comment) throw notFound(ErrorMessages.commentNotFound);
+    if (comment.post_id !== postId) throw notFound(ErrorMessages.commentNotOnPost);
+    return comment;
+  }
+
+  async function card(commentId: string, viewer: Viewer | null, trx: Db = db): Promise<Comment> {
+    const row = await repo.findCommentCard(trx, commentId, viewer?.id ?? null);
+    if (!row) throw notFound(ErrorMessages.commentNotFound);
+    return toComment(row, viewer);
+  }
+
+  async function list(
+    postId: string,
+    viewer: Viewer | null,
+    query: PageQuery,
+  ): Promise<CommentPage> {
+    await existingPost(postId);
+    const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
+    const rows = await repo.listCommentCards(db, {
+      postId,
+      viewerId: viewer?.id ?? null,
+      after,
+      limit: query.limit,
+    });
+    const { items, nextCursor } = pageOf(rows, query.limit, (row) => [row.created_at, row.id]);
+    return { comments: items.map((row) => toComment(row, viewer)), nextCursor };
+  }
+
+  return {
+    list,
+
+    firstPage: async (postId: string, viewer: Viewer) =>
+      (await list(postId, viewer, { limit: FIRST_PAGE_SIZE })).comments,
+
+    async add(
+      viewer: Viewer,
+      postId: string,
+      text: string,
+    ): Promise<{ comment: Comment; post: Post }> {
+      const now = Date.now();
+      const id = newId(now);
+      await db.transaction().execute(async (trx) => {
+        await existingPost(postId, trx);
+        await repo.insertComment(trx, {
+          id,
+          post_id: postId,
+          user_id: viewer.id,
+          text,
+          created_at: now,
+        });
+        await adjustCommentCount(trx, postId, 1);
+      });
+      return { comment: await card(id, viewer), post: await posts.card(postId, viewer) };
+    },
+
+    async edit(
+      viewer: Viewer,
+      postId: string,
+      commentId: string,
+      text: string,
+    ): Promise<{ comment: Comment; post: Post }> {
+      const comment = await commentOnPost(postId, commentId);
+      if (comment.user_id !== viewer.id) throw badRequest(ErrorMessages.editCommentNotOwner);
+      await repo.updateCommentText(db, commentId, text, Date.now());
+      return { comment: await card(commentId, viewer), post: await posts.card(postId, viewer) };
+    },
+
+    /** The comment's author or the post's author may delete it. */
+    async remove(viewer: Viewer, postId: string, commentId: string): Promise<{ post: Post }> {
+      await db.transaction().execute(async (trx) => {
+        const comment = await commentOnPost(postId, commentId, trx);
+        const post = await existingPost(postId, trx);
+        if (comment.user_id !== viewer.id && post.user_id !== viewer.id) {
+          throw badRequest(ErrorMessages.deleteCommentNotOwner);
+        }
+        if (await repo.deleteComment(trx, commentId)) await adjustCommentCount(trx, postId, -1);
+      });
+      return { post: await posts.card(postId, viewer) };
+    },
+
+    /** A vote replaces the member's opposite vote; the same vote twice is refused. */
+    async vote(
+      viewer: Viewer,
+      postId: string,
+      commentId: string,
+      direction: VoteDirection,
+    ): Promise<Comment> {
+      const value = direction === 'up' ? 1 : -1;
+      return db.transaction().execute(async (trx) => {
+        await commentOnPost(postId, commentId, trx);
+        const one = { up: direction === 'up' ? 1 : 0, down: direction === 'down' ? 1 : 0 };
+        if (await repo.insertVote(trx, commentId, viewer.id, value)) {
+          await repo.adjustVoteCounts(trx, commentId, one);
+        } else if (await repo.flipVote(trx, commentId, viewer.id, value)) {
+          await repo.adjustVoteCounts(trx, commentId, {
+            up: one.up - one.down,
+            down: one.down - one.up,
+          });
+        } else {
+          throw badRequest(
+            direction === 'up' ? ErrorMessages.alreadyUpvoted : ErrorMessages.alreadyDownvoted,
+          );
+        }
+        return card(commentId, viewer, trx);
+      });
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { Post } from '@perch/contract';
+import { toIso } from '../../lib/time';
+import { truthy } from '../users/users.mapper';
+import type { PostCardRow } from './posts.repository';
+
+export function toPost(row: PostCardRow, viewer: { id: string; username: string } | null): Post {
+  const liked = viewer !== null && truthy(row.liked);
+  return {
+    _id: row.id,
+    content: row.content,
+    mediaURL: row.media_url,
+    username: row.username,
+    userId: row.user_id,
+    author: {
+      _id: row.user_id,
+      username: row.username,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      avatarURL: row.avatar_url,
+    },
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    likes: {
+      likeCount: row.like_count,
+      likedBy: liked ? [{ _id: viewer.id, username: viewer.username }] : [],
+      dislikedBy: [],
+    },
+    commentCount: row.comment_count,
+    likedByViewer: liked,
+    bookmarkedByViewer: viewer !== null && truthy(row.bookmarked),
+  };
+}

@@ -1,0 +1,265 @@
+import type { PostSort } from '@perch/contract';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+type PostsEb = ExpressionBuilder<Database & { p: Database['posts'] }, 'p'>;
+
+/** A post with its author and the viewer's flags: everything a card shows. */
+export interface PostCardRow {
+  id: string;
+  user_id: string;
+  content: string;
+  media_url: string | null;
+  like_count: number;
+  comment_count: number;
+  created_at: number;
+  updated_at: number;
+  username: string;
+  first_name: string;
+  last_name: string;
+  avatar_url: string | null;
+  liked: unknown;
+  bookmarked: unknown;
+}
+
+/** Which posts a list holds. Bookmarks have their own query: they sort by bookmark time. */
+export type PostFilter =
+  | { kind: 'all' }
+  | { kind: 'author'; userId: string }
+  | { kind: 'home'; viewerId: string }
+  | { kind: 'explore'; viewerId: string }
+  | { kind: 'liked'; viewerId: string };
+
+/** Keyset position: [created_at, id] for latest/oldest, [like_count, created_at, id] for trending. */
+export type PostKeyset = readonly [number, string] | readonly [number, number, string];
+
+export interface PostListQuery {
+  viewerId: string | null;
+  filter: PostFilter;
+  sort: PostSort;
+  after: PostKeyset | null;
+  limit: number;
+}
+
+function cardQuery(db: Db, viewerId: string | null) {
+  return db
+    .selectFrom('posts as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select([
+      'p.id',
+      'p.user_id',
+      'p.content',
+      'p.media_url',
+      'p.like_count',
+      'p.comment_count',
+      'p.created_at',
+      'p.updated_at',
+      'u.username',
+      'u.first_name',
+      'u.last_name',
+      'u.avatar_url',
+    ])
+    .select((eb) =>
+      viewerId === null
+        ? [sql<boolean>`0`.as('liked'), sql<boolean>`0`.as('bookmarked')]
+        : [
+            eb
+              .exists(
+                eb
+                  .selectFrom('likes')
+                  .select('likes.post_id')
+                  .whereRef('likes.post_id', '=', 'p.id')
+                  .where('likes.user_id', '=', viewerId),
+              )
+              .as('liked'),
+            eb
+              .exists(
+                eb
+                  .selectFrom('bookmarks')
+                  .select('bookmarks.post_id')
+                  .where('bookmarks.user_id', '=', viewerId)
+                  .whereRef('bookmarks.post_id', '=', 'p.id'),
+              )
+              .as('bookmarked'),
+          ],
+    );
+}
+
+function followeesOf(eb: PostsEb, viewerId: string) {
+  return eb
+    .selectFrom('follows')
+    .select('follows.followee_id')
+    .where('follows.follower_id', '=', viewerId);
+}
+
+function filterCondition(eb: PostsEb, filter: PostFilter) {
+  switch (filter.kind) {
+    case 'all':
+      return eb.lit(true);
+    case 'author':
+      return eb('p.user_id', '=', filter.userId);
+    case 'home':
+      return eb.or([
+        eb('p.user_id', '=', filter.viewerId),
+        eb('p.user_id', 'in', followeesOf(eb, filter.viewerId)),
+      ]);
+    case 'explore':
+      return eb.and([
+        eb('p.user_id', '<>', filter.viewerId),
+        eb('p.user_id', 'not in', followeesOf(eb, filter.viewerId)),
+      ]);
+    case 'liked':
+      return eb.exists(
+        eb
+          .selectFrom('likes')
+          .select('likes.post_id')
+          .whereRef('likes.post_id', '=', 'p.id')
+          .where('likes.user_id', '=', filter.viewerId),
+      );
+  }
+}
+
+function keysetCondition(eb: PostsEb, sort: PostSort, after: PostKeyset) {
+  if (sort === 'trending' && after.length === 3) {
+    return eb(eb.refTuple('p.like_count', 'p.created_at', 'p.id'), '<', eb.tuple(...after));
+  }
+  if (after.length === 2) {
+    const direction = sort === 'oldest' ? '>' : '<';
+    return eb(eb.refTuple('p.created_at', 'p.id'), direction, eb.tuple(...after));
+  }
+  return eb.lit(false);
+}
+
+/** One page of post cards (limit + 1 rows, to tell whether more follow). */
+export function listPostCards(db: Db, query: PostListQuery): Promise<PostCardRow[]> {
+  const { viewerId, filter, sort, after, limit } = query;
+  const direction = sort === 'oldest' ? 'asc' : 'desc';
+  let builder = cardQuery(db, viewerId).where((eb) => filterCondition(eb, filter));
+  if (after) builder = builder.where((eb) => keysetCondition(eb, sort, after));
+  if (sort === 'trending') builder = builder.orderBy('p.like_count', 'desc');
+  return builder
+    .orderBy('p.created_at', direction)
+    .orderBy('p.id', direction)
+    .limit(limit + 1)
+    .execute();
+}
+
+/** The viewer's bookmarked posts, newest bookmark first; keyset [bookmark created_at, post id]. */
+export function listBookmarkedPostCards(
+  db: Db,
+  query: { viewerId: string; after: readonly [number, string] | null; limit: number },
+): Promise<(PostCardRow & { bookmarked_at: number })[]> {
+  const { viewerId, after, limit } = query;
+  let builder = cardQuery(db, viewerId)
+    .innerJoin('bookmarks as b', 'b.post_id', 'p.id')
+    .select('b.created_at as bookmarked_at')
+    .where('b.user_id', '=', viewerId);
+  if (after) {
+    builder = builder.where((eb) =>
+      eb(eb.refTuple('b.created_at', 'b.post_id'), '<', eb.tuple(...after)),
+    );
+  }
+  return builder
+    .orderBy('b.created_at', 'desc')
+    .orderBy('b.post_id', 'desc')
+    .limit(limit + 1)
+    .execute();
+}
+
+export function findPostCard(
+  db: Db,
+  postId: string,
+  viewerId: string | null,
+): Promise<PostCardRow | undefined> {
+  return cardQuery(db, viewerId).where('p.id', '=', postId).executeTakeFirst();
+}
+
+export function findPostOwner(
+  db: Db,
+  postId: string,
+): Promise<{ id: string; user_id: string; content: string; media_url: string | null } | undefined> {
+  return db
+    .selectFrom('posts')
+    .select(['id', 'user_id', 'content', 'media_url'])
+    .where('id', '=', postId)
+    .executeTakeFirst();
+}
+
+export async function insertPost(
+  db: Db,
+  post: {
+    id: string;
+    user_id: string;
+    content: string;
+    media_url: string | null;
+    created_at: number;
+  },
+): Promise<void> {
+  await db
+    .insertInto('posts')
+    .values({ ...post, updated_at: post.created_at })
+    .execute();
+}
+
+export async function updatePost(
+  db: Db,
+  postId: string,
+  changes: { content: string; media_url: string | null; updated_at: number },
+): Promise<void> {
+  await db.updateTable('posts').set(changes).where('id', '=', postId).execute();
+}
+
+/** Likes, comments, votes and bookmarks go with it (foreign keys cascade). */
+export async function deletePost(db: Db, postId: string): Promise<boolean> {
+  const result = await db.deleteFrom('posts').where('id', '=', postId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function adjustPostsCount(db: Db, userId: string, delta: 1 | -1): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ posts_count: eb('posts_count', '+', delta) }))
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** true when the like was new; a second like by the same member changes nothing. */
+export async function insertLike(
+  db: Db,
+  postId: string,
+  userId: string,
+  at: number,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('likes')
+    .values({ post_id: postId, user_id: userId, created_at: at })
+    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export async function deleteLike(db: Db, postId: string, userId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('likes')
+    .where('post_id', '=', postId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function adjustLikeCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set((eb) => ({ like_count: eb('like_count', '+', delta) }))
+    .where('id', '=', postId)
+    .execute();
+}
+
+export async function adjustCommentCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set((eb) => ({ comment_count: eb('comment_count', '+', delta) }))
+    .where('id', '=', postId)
+    .execute();
+}

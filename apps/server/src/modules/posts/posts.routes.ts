@@ -1,0 +1,68 @@
+import {
+  feedQuerySchema,
+  postBodySchema,
+  postEditBodySchema,
+  postIdParamsSchema,
+  usernameParamsSchema,
+} from '@perch/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { wantsMinimal } from '../../lib/prefer';
+import { viewerOf } from '../../plugins/auth';
+import { createPostsService } from './posts.service';
+
+export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const posts = createPostsService(app.db);
+  const auth = { preHandler: app.authenticate };
+  const open = { preHandler: app.identify };
+  const byId = { params: postIdParamsSchema };
+
+  app.get('/', { ...open, schema: { querystring: feedQuerySchema } }, (req) =>
+    posts.all(req.viewer, req.query),
+  );
+  app.get('/feed', { ...auth, schema: { querystring: feedQuerySchema } }, (req) =>
+    posts.feed(viewerOf(req), 'home', req.query),
+  );
+  app.get('/explore', { ...auth, schema: { querystring: feedQuerySchema } }, (req) =>
+    posts.feed(viewerOf(req), 'explore', req.query),
+  );
+  app.get('/liked', { ...auth, schema: { querystring: feedQuerySchema } }, (req) =>
+    posts.feed(viewerOf(req), 'liked', req.query),
+  );
+  app.get(
+    '/user/:username',
+    { ...open, schema: { params: usernameParamsSchema, querystring: feedQuerySchema } },
+    (req) => posts.byAuthor(req.params.username, req.viewer, req.query),
+  );
+  app.get('/:postId', { ...open, schema: byId }, async (req) => ({
+    post: await posts.card(req.params.postId, req.viewer),
+  }));
+
+  /** Every post mutation answers 201 with the changed post, plus the latest page unless minimal. */
+  const answer = async (req: Parameters<typeof viewerOf>[0], body: object) =>
+    wantsMinimal(req) ? body : { ...body, posts: await posts.latestPage(viewerOf(req)) };
+
+  app.post('/', { ...auth, schema: { body: postBodySchema } }, async (req, reply) => {
+    const post = await posts.create(viewerOf(req), req.body.postData);
+    return reply.status(201).send(await answer(req, { post }));
+  });
+  app.post(
+    '/edit/:postId',
+    { ...auth, schema: { ...byId, body: postEditBodySchema } },
+    async (req, reply) => {
+      const post = await posts.edit(viewerOf(req), req.params.postId, req.body.postData);
+      return reply.status(201).send(await answer(req, { post }));
+    },
+  );
+  app.delete('/:postId', { ...auth, schema: byId }, async (req, reply) => {
+    await posts.remove(viewerOf(req), req.params.postId);
+    return reply.status(201).send(await answer(req, { postId: req.params.postId }));
+  });
+  app.post('/like/:postId', { ...auth, schema: byId }, async (req, reply) => {
+    const post = await posts.like(viewerOf(req), req.params.postId);
+    return reply.status(201).send(await answer(req, { post }));
+  });
+  app.post('/dislike/:postId', { ...auth, schema: byId }, async (req, reply) => {
+    const post = await posts.dislike(viewerOf(req), req.params.postId);
+    return reply.status(201).send(await answer(req, { post }));
+  });
+};

@@ -1,0 +1,148 @@
+import {
+  ErrorMessages,
+  POST_EMPTY,
+  type FeedQuery,
+  type Post,
+  type PostInput,
+  type PostPage,
+} from '@perch/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { decodeCursor, pageOf } from '../../lib/cursor';
+import { badRequest, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { Viewer } from '../auth/auth.service';
+import { findUserByUsername } from '../users/users.repository';
+import { toPost } from './posts.mapper';
+import * as repo from './posts.repository';
+
+type Db = Kysely<Database>;
+export type FeedKind = 'home' | 'explore' | 'liked';
+
+export const FIRST_PAGE_SIZE = 20;
+
+function keysetOf(query: FeedQuery): repo.PostKeyset | null {
+  if (!query.cursor) return null;
+  return query.sort === 'trending'
+    ? decodeCursor(query.cursor, ['number', 'number', 'string'] as const)
+    : decodeCursor(query.cursor, ['number', 'string'] as const);
+}
+
+function cursorValues(sort: FeedQuery['sort']) {
+  return (row: repo.PostCardRow) =>
+    sort === 'trending' ? [row.like_count, row.created_at, row.id] : [row.created_at, row.id];
+}
+
+export function createPostsService(db: Db) {
+  async function list(
+    viewer: Viewer | null,
+    filter: repo.PostFilter,
+    query: FeedQuery,
+  ): Promise<PostPage> {
+    const rows = await repo.listPostCards(db, {
+      viewerId: viewer?.id ?? null,
+      filter,
+      sort: query.sort,
+      after: keysetOf(query),
+      limit: query.limit,
+    });
+    const { items, nextCursor } = pageOf(rows, query.limit, cursorValues(query.sort));
+    return { posts: items.map((row) => toPost(row, viewer)), nextCursor };
+  }
+
+  async function card(postId: string, viewer: Viewer | null, dbOrTrx: Db = db): Promise<Post> {
+    const row = await repo.findPostCard(dbOrTrx, postId, viewer?.id ?? null);
+    if (!row) throw notFound(ErrorMessages.postNotFound);
+    return toPost(row, viewer);
+  }
+
+  /** What the original API answered to every post mutation, bounded to the first page. */
+  async function latestPage(viewer: Viewer): Promise<Post[]> {
+    const page = await list(viewer, { kind: 'all' }, { sort: 'latest', limit: FIRST_PAGE_SIZE });
+    return page.posts;
+  }
+
+  async function ownedPost(postId: string, viewer: Viewer, notOwnerMessage: string) {
+    const post = await repo.findPostOwner(db, postId);
+    if (!post) throw notFound(ErrorMessages.postNotFound);
+    if (post.user_id !== viewer.id) throw badRequest(notOwnerMessage);
+    return post;
+  }
+
+  return {
+    card,
+    latestPage,
+
+    all: (viewer: Viewer | null, query: FeedQuery) => list(viewer, { kind: 'all' }, query),
+
+    feed: (viewer: Viewer, kind: FeedKind, query: FeedQuery) =>
+      list(viewer, { kind, viewerId: viewer.id }, query),
+
+    async byAuthor(username: string, viewer: Viewer | null, query: FeedQuery): Promise<PostPage> {
+      const author = await findUserByUsername(db, username);
+      if (!author) throw notFound(ErrorMessages.userNotFound);
+      return list(viewer, { kind: 'author', userId: author.id }, query);
+    },
+
+    async create(viewer: Viewer, input: PostInput): Promise<Post> {
+      const now = Date.now();
+      const id = newId(now);
+      await db.transaction().execute(async (trx) => {
+        await repo.insertPost(trx, {
+          id,
+          user_id: viewer.id,
+          content: input.content ?? '',
+          media_url: input.mediaURL ?? null,
+          created_at: now,
+        });
+        await repo.adjustPostsCount(trx, viewer.id, 1);
+      });
+      return card(id, viewer);
+    },
+
+    async edit(viewer: Viewer, postId: string, input: PostInput): Promise<Post> {
+      const post = await ownedPost(postId, viewer, ErrorMessages.editPostNotOwner);
+      const content = input.content ?? post.content;
+      const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
+      if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
+      await repo.updatePost(db, postId, { content, media_url: mediaUrl, updated_at: Date.now() });
+      return card(postId, viewer);
+    },
+
+    async remove(viewer: Viewer, postId: string): Promise<void> {
+      await ownedPost(postId, viewer, ErrorMessages.deletePostNotOwner);
+      await db.transaction().execute(async (trx) => {
+        if (await repo.deletePost(trx, postId)) await repo.adjustPostsCount(trx, viewer.id, -1);
+      });
+    },
+
+    async like(viewer: Viewer, postId: string): Promise<Post> {
+      return db.transaction().execute(async (trx) => {
+        const post = await repo.findPostOwner(trx, postId);
+        if (!post) throw notFound(ErrorMessages.postNotFound);
+        if (!(await repo.insertLike(trx, postId, viewer.id, Date.now()))) {
+          throw badRequest(ErrorMessages.alreadyLiked);
+        }
+        await repo.adjustLikeCount(trx, postId, 1);
+        return card(postId, viewer, trx);
+      });
+    },
+
+    async dislike(viewer: Viewer, postId: string): Promise<Post> {
+      return db.transaction().execute(async (trx) => {
+        if (await repo.deleteLike(trx, postId, viewer.id)) {
+          await repo.adjustLikeCount(trx, postId, -1);
+          return card(postId, viewer, trx);
+        }
+        const current = await card(postId, viewer, trx);
+        throw badRequest(
+          current.likes.likeCount === 0
+            ? ErrorMessages.likeBelowZero
+            : ErrorMessages.alreadyDisliked,
+        );
+      });
+    },
+  };
+}
+
+export type PostsService = ReturnType<typeof createPostsService>;
