@@ -21,6 +21,7 @@ import { postsRoutes } from './modules/posts/posts.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
 import { errorHandler } from './plugins/error-handler';
+import { inputGuard } from './plugins/input-guard';
 import { webPlugin } from './plugins/web';
 
 declare module 'fastify' {
@@ -74,6 +75,7 @@ export async function buildApp(
   });
 
   await app.register(errorHandler);
+  await app.register(inputGuard);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

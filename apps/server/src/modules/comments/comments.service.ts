@@ -107,7 +107,9 @@ export function createCommentsService(db: Db) {
         if (comment.user_id !== viewer.id && post.user_id !== viewer.id) {
           throw badRequest(ErrorMessages.deleteCommentNotOwner);
         }
-        if (await repo.deleteComment(trx, commentId)) await adjustCommentCount(trx, postId, -1);
+        if (!(await repo.deleteComment(trx, commentId)))
+          throw notFound(ErrorMessages.commentNotFound);
+        await adjustCommentCount(trx, postId, -1);
       });
       return { post: await posts.card(postId, viewer) };
     },

@@ -186,6 +186,22 @@ export function findPostOwner(
     .executeTakeFirst();
 }
 
+/**
+ * Reads a post for a change, holding its row until the transaction ends (a no-op update takes the
+ * row lock on PostgreSQL; SQLite runs one write transaction at a time anyway).
+ */
+export function lockPostForChange(
+  db: Db,
+  postId: string,
+): Promise<{ id: string; user_id: string; content: string; media_url: string | null } | undefined> {
+  return db
+    .updateTable('posts')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', postId)
+    .returning(['id', 'user_id', 'content', 'media_url'])
+    .executeTakeFirst();
+}
+
 export async function insertPost(
   db: Db,
   post: {

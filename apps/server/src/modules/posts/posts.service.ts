@@ -101,18 +101,29 @@ export function createPostsService(db: Db) {
     },
 
     async edit(viewer: Viewer, postId: string, input: PostInput): Promise<Post> {
-      const post = await ownedPost(postId, viewer, ErrorMessages.editPostNotOwner);
-      const content = input.content ?? post.content;
-      const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
-      if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
-      await repo.updatePost(db, postId, { content, media_url: mediaUrl, updated_at: Date.now() });
-      return card(postId, viewer);
+      // Locked so that two concurrent edits apply one after the other, each to the other's result.
+      return db.transaction().execute(async (trx) => {
+        const post = await repo.lockPostForChange(trx, postId);
+        if (!post) throw notFound(ErrorMessages.postNotFound);
+        if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.editPostNotOwner);
+        const content = input.content ?? post.content;
+        const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
+        if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
+        await repo.updatePost(trx, postId, {
+          content,
+          media_url: mediaUrl,
+          updated_at: Date.now(),
+        });
+        return card(postId, viewer, trx);
+      });
     },
 
     async remove(viewer: Viewer, postId: string): Promise<void> {
       await ownedPost(postId, viewer, ErrorMessages.deletePostNotOwner);
       await db.transaction().execute(async (trx) => {
-        if (await repo.deletePost(trx, postId)) await repo.adjustPostsCount(trx, viewer.id, -1);
+        // A concurrent delete may have won since the ownership check.
+        if (!(await repo.deletePost(trx, postId))) throw notFound(ErrorMessages.postNotFound);
+        await repo.adjustPostsCount(trx, viewer.id, -1);
       });
     },
 

@@ -1,0 +1,114 @@
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Database, MediaRow } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+// A namespace of our own for PostgreSQL advisory locks ("medi").
+const LOCK_SPACE = 0x6d656469;
+
+function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Serialises work on one stored image between processes sharing a PostgreSQL database: uploads
+ * and "may this member use it" checks take the lock shared, releasing and sweeping take it
+ * exclusively. Held until the surrounding transaction ends. SQLite needs nothing: its
+ * transactions already run one at a time.
+ */
+export async function lockMediaUrl(db: Db, url: string, mode: 'shared' | 'exclusive') {
+  if (!isPostgres(db)) return;
+  const query =
+    mode === 'shared'
+      ? sql`select pg_advisory_xact_lock_shared(${sql.lit(LOCK_SPACE)}, hashtext(${url}))`
+      : sql`select pg_advisory_xact_lock(${sql.lit(LOCK_SPACE)}, hashtext(${url}))`;
+  await query.execute(db);
+}
+
+/** Runs fn in a transaction, or in the caller's when db already is one. */
+export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
+/** Records an upload; a member uploading the same bytes again refreshes the row's time. */
+export async function upsertMedia(db: Db, row: MediaRow): Promise<void> {
+  await db
+    .insertInto('media')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['url', 'user_id']).doUpdateSet({
+        created_at: (eb) => eb.ref('excluded.created_at'),
+      }),
+    )
+    .execute();
+}
+
+export function findMediaOf(db: Db, userId: string, url: string): Promise<MediaRow | undefined> {
+  return db
+    .selectFrom('media')
+    .selectAll()
+    .where('url', '=', url)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function hasMediaRow(db: Db, url: string, createdSince?: number): Promise<boolean> {
+  let query = db.selectFrom('media').select('id').where('url', '=', url);
+  if (createdSince !== undefined) query = query.where('created_at', '>=', createdSince);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Whether any post or profile shows the image. */
+export async function isMediaReferenced(db: Db, url: string): Promise<boolean> {
+  const post = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('media_url', '=', url)
+    .limit(1)
+    .executeTakeFirst();
+  if (post) return true;
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('avatar_url', '=', url)
+    .limit(1)
+    .executeTakeFirst();
+  return user !== undefined;
+}
+
+export async function deleteMediaRows(db: Db, url: string): Promise<number> {
+  const result = await db.deleteFrom('media').where('url', '=', url).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Images nobody shows whose every upload is older than the cutoff, oldest first. The answer is a
+ * hint: each one is checked again under its lock before anything is removed.
+ */
+export async function findOrphanMediaUrls(
+  db: Db,
+  uploadedBefore: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('media as m')
+    .select('m.url')
+    .where((eb) =>
+      eb.not(
+        eb.exists(eb.selectFrom('posts as p').select('p.id').whereRef('p.media_url', '=', 'm.url')),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('users as u').select('u.id').whereRef('u.avatar_url', '=', 'm.url'),
+        ),
+      ),
+    )
+    .groupBy('m.url')
+    .having((eb) => eb.fn.max('m.created_at'), '<', uploadedBefore)
+    .orderBy((eb) => eb.fn.max('m.created_at'))
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.url);
+}
