@@ -17,6 +17,9 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes';
 import { commentsRoutes } from './modules/comments/comments.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { mediaPlugin } from './modules/media/media.plugin';
+import { mediaRoutes } from './modules/media/media.routes';
+import { createDiskMediaStore } from './modules/media/media.store';
 import { postsRoutes } from './modules/posts/posts.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
@@ -86,12 +89,20 @@ export async function buildApp(
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
+        // Self-hosted instances often serve plain HTTP on a private network; a TLS-terminating
+        // proxy in front is the place to add HSTS and upgrade-insecure-requests.
+        upgradeInsecureRequests: null,
       },
     },
+    strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, { global: false });
   await app.register(authPlugin, { config });
+  await app.register(mediaPlugin, {
+    store: createDiskMediaStore(mediaDirOf(config)),
+    sweepIntervalMs: config.mediaSweepIntervalMinutes * 60_000,
+  });
 
   await app.register(
     async (api) => {
@@ -101,6 +112,10 @@ export async function buildApp(
       await api.register(bookmarksRoutes, { prefix: '/users' });
       await api.register(postsRoutes, { prefix: '/posts' });
       await api.register(commentsRoutes, { prefix: '/comments' });
+      await api.register(mediaRoutes, {
+        prefix: '/media',
+        uploadsPerMinute: config.uploadRateLimitPerMinute,
+      });
     },
     { prefix: '/api' },
   );

@@ -19,6 +19,10 @@ export interface AppConfig {
   seedDemoData: boolean;
   /** Login and signup attempts per minute from one address; 0 turns the limit off. */
   authRateLimitPerMinute: number;
+  /** Image uploads per minute by one member; 0 turns the limit off. */
+  uploadRateLimitPerMinute: number;
+  /** Minutes between sweeps of unused uploads; 0 turns the sweep off. */
+  mediaSweepIntervalMinutes: number;
   logLevel: string;
   /** Built web app to serve; null serves the API only. */
   webDir: string | null;
@@ -62,6 +66,16 @@ const envSchema = z.object({
     .int('AUTH_RATE_LIMIT must be a whole number')
     .min(0, 'AUTH_RATE_LIMIT must not be negative')
     .default(30),
+  UPLOAD_RATE_LIMIT: z.coerce
+    .number({ error: 'UPLOAD_RATE_LIMIT must be a number' })
+    .int('UPLOAD_RATE_LIMIT must be a whole number')
+    .min(0, 'UPLOAD_RATE_LIMIT must not be negative')
+    .default(30),
+  MEDIA_SWEEP_MINUTES: z.coerce
+    .number({ error: 'MEDIA_SWEEP_MINUTES must be a number' })
+    .int('MEDIA_SWEEP_MINUTES must be a whole number')
+    .min(0, 'MEDIA_SWEEP_MINUTES must not be negative')
+    .default(60),
   SEED: z.enum(['demo', 'none'], { error: 'SEED must be "demo" or "none"' }).default('demo'),
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
@@ -87,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     passwordHashCost: e.PASSWORD_HASH_COST,
     seedDemoData: e.SEED === 'demo',
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT,
+    uploadRateLimitPerMinute: e.UPLOAD_RATE_LIMIT,
+    mediaSweepIntervalMinutes: e.MEDIA_SWEEP_MINUTES,
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR === undefined ? defaults.webDir : e.WEB_DIR === '' ? null : e.WEB_DIR,
   };

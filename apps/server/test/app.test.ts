@@ -46,6 +46,14 @@ describe('the app shell', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
   });
 
+  it('serves the web app at the root, without forcing HTTPS on plain-HTTP installs', async () => {
+    const response = await call(t.app, { method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<div id="root">');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+  });
+
   it('serves hashed assets with long-lived caching and security headers', async () => {
     const response = await call(t.app, { method: 'GET', url: '/assets/app-abc123.js' });
     expect(response.statusCode).toBe(200);

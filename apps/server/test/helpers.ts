@@ -24,6 +24,8 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     passwordHashCost: 1024,
     seedDemoData: false,
     authRateLimitPerMinute: 0,
+    uploadRateLimitPerMinute: 0,
+    mediaSweepIntervalMinutes: 0,
     logLevel: 'silent',
     webDir: null,
     ...overrides,

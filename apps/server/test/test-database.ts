@@ -46,7 +46,11 @@ export async function createTestDatabase(dataDir: string): Promise<TestDatabase>
     await admin.end();
   }
   return {
-    handle: createDatabase({ kind: 'postgres', url: withDatabase(adminUrl(), name), poolSize: 5 }),
+    handle: createDatabase(
+      { kind: 'postgres', url: withDatabase(adminUrl(), name), poolSize: 5 },
+      // Dropping the database ends connections the closed pool has not finished closing.
+      { onIdleConnectionError: () => undefined },
+    ),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl() });
       await client.connect();

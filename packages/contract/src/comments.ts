@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countCharacters } from './text';
 import { nextCursorSchema } from './pagination';
 import { postSchema, userRefSchema } from './posts';
 
@@ -9,7 +10,7 @@ export const commentBodySchema = z.object({
     text: z
       .string({ error: 'Comment text is required.' })
       .refine((text) => text.trim() !== '', { message: 'A comment cannot be empty.' })
-      .refine((text) => [...text].length <= COMMENT_MAX, {
+      .refine((text) => countCharacters(text) <= COMMENT_MAX, {
         message: `A comment can be at most ${COMMENT_MAX} characters.`,
       }),
   }),

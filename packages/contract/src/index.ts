@@ -3,6 +3,8 @@ export * from './bookmarks';
 export * from './comments';
 export * from './errors';
 export * from './health';
+export * from './media';
 export * from './pagination';
 export * from './posts';
+export * from './text';
 export * from './users';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countCharacters } from './text';
 import { nextCursorSchema } from './pagination';
 
 export const POST_CONTENT_MAX = 2000;
@@ -6,8 +7,6 @@ export const POST_CONTENT_MAX = 2000;
 /** Media this server issued: uploads live under /media/. */
 export const MEDIA_URL_PATTERN = /^\/media\/[A-Za-z0-9._/-]+$/;
 export const MEDIA_URL_RULE = 'Images must be uploaded to Perch first.';
-
-const codePoints = (text: string) => [...text].length;
 
 export const mediaUrlSchema = z
   .string({ error: MEDIA_URL_RULE })
@@ -21,7 +20,7 @@ export const POST_EMPTY = 'A post needs some text or an image.';
 export const postInputSchema = z.object({
   content: z
     .string({ error: 'content must be text.' })
-    .refine((text) => codePoints(text) <= POST_CONTENT_MAX, {
+    .refine((text) => countCharacters(text) <= POST_CONTENT_MAX, {
       message: `A post can be at most ${POST_CONTENT_MAX} characters.`,
     })
     .optional(),
@@ -78,7 +77,10 @@ export const postSchema = z.object({
 });
 export type Post = z.infer<typeof postSchema>;
 
-export const postPageSchema = z.object({ posts: z.array(postSchema), nextCursor: nextCursorSchema });
+export const postPageSchema = z.object({
+  posts: z.array(postSchema),
+  nextCursor: nextCursorSchema,
+});
 export type PostPage = z.infer<typeof postPageSchema>;
 
 export const postResponseSchema = z.object({ post: postSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countCharacters } from './text';
 import { pageQuerySchema } from './pagination';
 import { mediaUrlSchema } from './posts';
 
@@ -48,7 +49,10 @@ export type User = z.infer<typeof userSchema>;
 export const userResponseSchema = z.object({ user: userSchema });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
-export const userPageSchema = z.object({ users: z.array(userSchema), nextCursor: z.string().nullable() });
+export const userPageSchema = z.object({
+  users: z.array(userSchema),
+  nextCursor: z.string().nullable(),
+});
 export type UserPage = z.infer<typeof userPageSchema>;
 
 export const usernameParamsSchema = z.object({ username: z.string().min(1).max(64) });
@@ -64,7 +68,10 @@ export const userEditBodySchema = z.object({
     lastName: nameSchema('Last name'),
     bio: z
       .string({ error: 'Bio must be text.' })
-      .refine((bio) => [...bio].length <= BIO_MAX, `Bio must be at most ${BIO_MAX} characters.`)
+      .refine(
+        (bio) => countCharacters(bio) <= BIO_MAX,
+        `Bio must be at most ${BIO_MAX} characters.`,
+      )
       .optional(),
     avatarURL: mediaUrlSchema.optional(),
     username: z.string().optional(),

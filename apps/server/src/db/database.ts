@@ -37,7 +37,22 @@ export function openSqlite(filename: string): SqliteDatabase.Database {
   return sqlite;
 }
 
-export function createDatabase(target: DatabaseTarget): DatabaseHandle {
+export interface DatabaseOptions {
+  /**
+   * An idle pooled connection failed (server restart, failover, connection killed). The pool drops
+   * it and opens another when needed; without a listener the error would end the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
+const reportIdleConnectionError = (error: Error) => {
+  console.error(`perch: an idle database connection failed: ${error.message}`);
+};
+
+export function createDatabase(
+  target: DatabaseTarget,
+  options: DatabaseOptions = {},
+): DatabaseHandle {
   if (target.kind === 'sqlite') {
     const sqlite = openSqlite(target.filename);
     return {
@@ -49,5 +64,6 @@ export function createDatabase(target: DatabaseTarget): DatabaseHandle {
     connectionString: target.url,
     max: target.poolSize ?? 10,
   });
+  pool.on('error', options.onIdleConnectionError ?? reportIdleConnectionError);
   return { kind: 'postgres', db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
 }

@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001_initial';
 import * as social from './migrations/0002_social';
+import * as media from './migrations/0003_media';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_social': social,
+  '0003_media': media,
 };
 
 const provider: MigrationProvider = {

@@ -65,6 +65,21 @@ export interface BookmarksTable {
   created_at: number;
 }
 
+/** An uploaded image; one row per member who uploaded these bytes. */
+export interface MediaTable {
+  id: string;
+  user_id: string;
+  /** /media/<prefix>/<sha256>.<ext>, shared by everyone who uploads the same bytes. */
+  url: string;
+  thumbnail_url: string;
+  mime: string;
+  bytes: number;
+  width: number;
+  height: number;
+  /** The member's latest upload of these bytes: orphans are swept a grace period after it. */
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -73,6 +88,7 @@ export interface Database {
   comment_votes: CommentVotesTable;
   follows: FollowsTable;
   bookmarks: BookmarksTable;
+  media: MediaTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -80,3 +96,4 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type PostRow = Selectable<PostsTable>;
 export type CommentRow = Selectable<CommentsTable>;
+export type MediaRow = Selectable<MediaTable>;

@@ -19,6 +19,8 @@ export const webPlugin = fp(
       decorateReply: false,
       index: false,
       cacheControl: false,
+      // Uploads being written wait under a dot-folder; they are nobody's to fetch yet.
+      dotfiles: 'ignore',
       // Media names never change meaning, so browsers may keep them forever.
       setHeaders: (res) => {
         res.setHeader('cache-control', IMMUTABLE);
@@ -33,7 +35,7 @@ export const webPlugin = fp(
         root: webDir,
         prefix: '/',
         wildcard: true,
-        index: false,
+        index: ['index.html'],
         cacheControl: false,
         setHeaders: (res, filePath) => {
           const hashed = filePath.includes(`${path.sep}assets${path.sep}`);

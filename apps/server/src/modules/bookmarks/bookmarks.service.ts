@@ -29,19 +29,23 @@ export function createBookmarksService(db: Kysely<Database>) {
     firstPage: async (viewer: Viewer) => (await list(viewer, { limit: FIRST_PAGE_SIZE })).bookmarks,
 
     async add(viewer: Viewer, postId: string): Promise<Post> {
-      await posts.card(postId, viewer);
-      if (!(await insertBookmark(db, viewer.id, postId, Date.now()))) {
-        throw badRequest(ErrorMessages.alreadyBookmarked);
-      }
-      return posts.card(postId, viewer);
+      return db.transaction().execute(async (trx) => {
+        await posts.lockedPost(trx, postId);
+        if (!(await insertBookmark(trx, viewer.id, postId, Date.now()))) {
+          throw badRequest(ErrorMessages.alreadyBookmarked);
+        }
+        return posts.card(postId, viewer, trx);
+      });
     },
 
     async remove(viewer: Viewer, postId: string): Promise<Post> {
-      await posts.card(postId, viewer);
-      if (!(await deleteBookmark(db, viewer.id, postId))) {
-        throw badRequest(ErrorMessages.notBookmarked);
-      }
-      return posts.card(postId, viewer);
+      return db.transaction().execute(async (trx) => {
+        await posts.lockedPost(trx, postId);
+        if (!(await deleteBookmark(trx, viewer.id, postId))) {
+          throw badRequest(ErrorMessages.notBookmarked);
+        }
+        return posts.card(postId, viewer, trx);
+      });
     },
   };
 }

@@ -22,19 +22,16 @@ export type VoteDirection = 'up' | 'down';
 export function createCommentsService(db: Db) {
   const posts = createPostsService(db);
 
-  async function existingPost(postId: string, trx: Db = db) {
-    const post = await findPostOwner(trx, postId);
-    if (!post) throw notFound(ErrorMessages.postNotFound);
-    return post;
-  }
-
-  /** The comment, which must belong to the post named in the path. */
-  async function commentOnPost(postId: string, commentId: string, trx: Db = db) {
-    await existingPost(postId, trx);
+  /**
+   * For a change: locks the post (as every change under a post does, see lockPostForChange), then
+   * finds the comment, which must belong to that post.
+   */
+  async function lockedCommentOnPost(trx: Db, postId: string, commentId: string) {
+    const post = await posts.lockedPost(trx, postId);
     const comment = await repo.findCommentOwner(trx, commentId);
     if (!comment) throw notFound(ErrorMessages.commentNotFound);
     if (comment.post_id !== postId) throw notFound(ErrorMessages.commentNotOnPost);
-    return comment;
+    return { post, comment };
   }
 
   async function card(commentId: string, viewer: Viewer | null, trx: Db = db): Promise<Comment> {
@@ -48,7 +45,7 @@ export function createCommentsService(db: Db) {
     viewer: Viewer | null,
     query: PageQuery,
   ): Promise<CommentPage> {
-    await existingPost(postId);
+    if (!(await findPostOwner(db, postId))) throw notFound(ErrorMessages.postNotFound);
     const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
     const rows = await repo.listCommentCards(db, {
       postId,
@@ -74,7 +71,7 @@ export function createCommentsService(db: Db) {
       const now = Date.now();
       const id = newId(now);
       await db.transaction().execute(async (trx) => {
-        await existingPost(postId, trx);
+        await posts.lockedPost(trx, postId);
         await repo.insertComment(trx, {
           id,
           post_id: postId,
@@ -93,17 +90,21 @@ export function createCommentsService(db: Db) {
       commentId: string,
       text: string,
     ): Promise<{ comment: Comment; post: Post }> {
-      const comment = await commentOnPost(postId, commentId);
-      if (comment.user_id !== viewer.id) throw badRequest(ErrorMessages.editCommentNotOwner);
-      await repo.updateCommentText(db, commentId, text, Date.now());
-      return { comment: await card(commentId, viewer), post: await posts.card(postId, viewer) };
+      return db.transaction().execute(async (trx) => {
+        const { comment } = await lockedCommentOnPost(trx, postId, commentId);
+        if (comment.user_id !== viewer.id) throw badRequest(ErrorMessages.editCommentNotOwner);
+        await repo.updateCommentText(trx, commentId, text, Date.now());
+        return {
+          comment: await card(commentId, viewer, trx),
+          post: await posts.card(postId, viewer, trx),
+        };
+      });
     },
 
     /** The comment's author or the post's author may delete it. */
     async remove(viewer: Viewer, postId: string, commentId: string): Promise<{ post: Post }> {
       await db.transaction().execute(async (trx) => {
-        const comment = await commentOnPost(postId, commentId, trx);
-        const post = await existingPost(postId, trx);
+        const { post, comment } = await lockedCommentOnPost(trx, postId, commentId);
         if (comment.user_id !== viewer.id && post.user_id !== viewer.id) {
           throw badRequest(ErrorMessages.deleteCommentNotOwner);
         }
@@ -123,7 +124,7 @@ export function createCommentsService(db: Db) {
     ): Promise<Comment> {
       const value = direction === 'up' ? 1 : -1;
       return db.transaction().execute(async (trx) => {
-        await commentOnPost(postId, commentId, trx);
+        await lockedCommentOnPost(trx, postId, commentId);
         const one = { up: direction === 'up' ? 1 : 0, down: direction === 'down' ? 1 : 0 };
         if (await repo.insertVote(trx, commentId, viewer.id, value)) {
           await repo.adjustVoteCounts(trx, commentId, one);

@@ -186,19 +186,26 @@ export function findPostOwner(
     .executeTakeFirst();
 }
 
+export interface LockedPost {
+  id: string;
+  user_id: string;
+  content: string;
+  media_url: string | null;
+  like_count: number;
+}
+
 /**
  * Reads a post for a change, holding its row until the transaction ends (a no-op update takes the
- * row lock on PostgreSQL; SQLite runs one write transaction at a time anyway).
+ * row lock on PostgreSQL; SQLite runs one write transaction at a time anyway). Every change to a
+ * post or to its likes, comments, votes and bookmarks takes this lock first, so that changes racing
+ * each other or a delete queue up in one order instead of deadlocking.
  */
-export function lockPostForChange(
-  db: Db,
-  postId: string,
-): Promise<{ id: string; user_id: string; content: string; media_url: string | null } | undefined> {
+export function lockPostForChange(db: Db, postId: string): Promise<LockedPost | undefined> {
   return db
     .updateTable('posts')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
     .where('id', '=', postId)
-    .returning(['id', 'user_id', 'content', 'media_url'])
+    .returning(['id', 'user_id', 'content', 'media_url', 'like_count'])
     .executeTakeFirst();
 }
 

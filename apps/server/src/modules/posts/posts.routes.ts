@@ -8,10 +8,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { wantsMinimal } from '../../lib/prefer';
 import { viewerOf } from '../../plugins/auth';
+import { releaseMediaIfUnused } from '../media/media.service';
 import { createPostsService } from './posts.service';
 
 export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const posts = createPostsService(app.db);
+  const posts = createPostsService(app.db, {
+    releaseMedia: (url) => releaseMediaIfUnused(app.db, app.mediaStore, url, { log: app.log }),
+  });
   const auth = { preHandler: app.authenticate };
   const open = { preHandler: app.identify };
   const byId = { params: postIdParamsSchema };

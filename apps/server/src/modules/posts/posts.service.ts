@@ -12,6 +12,7 @@ import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Viewer } from '../auth/auth.service';
+import { assertUsableMediaUrl } from '../media/media.service';
 import { findUserByUsername } from '../users/users.repository';
 import { toPost } from './posts.mapper';
 import * as repo from './posts.repository';
@@ -33,7 +34,12 @@ function cursorValues(sort: FeedQuery['sort']) {
     sort === 'trending' ? [row.like_count, row.created_at, row.id] : [row.created_at, row.id];
 }
 
-export function createPostsService(db: Db) {
+export interface PostsServiceDeps {
+  /** Frees an image no post or profile uses any more; called after the change committed. */
+  releaseMedia?: (url: string | null) => Promise<unknown>;
+}
+
+export function createPostsService(db: Db, { releaseMedia }: PostsServiceDeps = {}) {
   async function list(
     viewer: Viewer | null,
     filter: repo.PostFilter,
@@ -56,22 +62,23 @@ export function createPostsService(db: Db) {
     return toPost(row, viewer);
   }
 
+  /** The post, locked for a change in this transaction (see lockPostForChange); 404 if gone. */
+  async function lockedPost(trx: Db, postId: string): Promise<repo.LockedPost> {
+    const post = await repo.lockPostForChange(trx, postId);
+    if (!post) throw notFound(ErrorMessages.postNotFound);
+    return post;
+  }
+
   /** What the original API answered to every post mutation, bounded to the first page. */
   async function latestPage(viewer: Viewer): Promise<Post[]> {
     const page = await list(viewer, { kind: 'all' }, { sort: 'latest', limit: FIRST_PAGE_SIZE });
     return page.posts;
   }
 
-  async function ownedPost(postId: string, viewer: Viewer, notOwnerMessage: string) {
-    const post = await repo.findPostOwner(db, postId);
-    if (!post) throw notFound(ErrorMessages.postNotFound);
-    if (post.user_id !== viewer.id) throw badRequest(notOwnerMessage);
-    return post;
-  }
-
   return {
     card,
     latestPage,
+    lockedPost,
 
     all: (viewer: Viewer | null, query: FeedQuery) => list(viewer, { kind: 'all' }, query),
 
@@ -88,6 +95,7 @@ export function createPostsService(db: Db) {
       const now = Date.now();
       const id = newId(now);
       await db.transaction().execute(async (trx) => {
+        await assertUsableMediaUrl(trx, viewer.id, input.mediaURL);
         await repo.insertPost(trx, {
           id,
           user_id: viewer.id,
@@ -102,35 +110,42 @@ export function createPostsService(db: Db) {
 
     async edit(viewer: Viewer, postId: string, input: PostInput): Promise<Post> {
       // Locked so that two concurrent edits apply one after the other, each to the other's result.
-      return db.transaction().execute(async (trx) => {
-        const post = await repo.lockPostForChange(trx, postId);
-        if (!post) throw notFound(ErrorMessages.postNotFound);
+      const { edited, replacedMedia } = await db.transaction().execute(async (trx) => {
+        const post = await lockedPost(trx, postId);
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.editPostNotOwner);
         const content = input.content ?? post.content;
         const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
         if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
+        const mediaChanged = mediaUrl !== post.media_url;
+        if (mediaChanged) await assertUsableMediaUrl(trx, viewer.id, mediaUrl);
         await repo.updatePost(trx, postId, {
           content,
           media_url: mediaUrl,
           updated_at: Date.now(),
         });
-        return card(postId, viewer, trx);
+        return {
+          edited: await card(postId, viewer, trx),
+          replacedMedia: mediaChanged ? post.media_url : null,
+        };
       });
+      await releaseMedia?.(replacedMedia);
+      return edited;
     },
 
     async remove(viewer: Viewer, postId: string): Promise<void> {
-      await ownedPost(postId, viewer, ErrorMessages.deletePostNotOwner);
-      await db.transaction().execute(async (trx) => {
-        // A concurrent delete may have won since the ownership check.
-        if (!(await repo.deletePost(trx, postId))) throw notFound(ErrorMessages.postNotFound);
+      const mediaUrl = await db.transaction().execute(async (trx) => {
+        const post = await lockedPost(trx, postId);
+        if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.deletePostNotOwner);
+        await repo.deletePost(trx, postId);
         await repo.adjustPostsCount(trx, viewer.id, -1);
+        return post.media_url;
       });
+      await releaseMedia?.(mediaUrl);
     },
 
     async like(viewer: Viewer, postId: string): Promise<Post> {
       return db.transaction().execute(async (trx) => {
-        const post = await repo.findPostOwner(trx, postId);
-        if (!post) throw notFound(ErrorMessages.postNotFound);
+        await lockedPost(trx, postId);
         if (!(await repo.insertLike(trx, postId, viewer.id, Date.now()))) {
           throw badRequest(ErrorMessages.alreadyLiked);
         }
@@ -141,16 +156,14 @@ export function createPostsService(db: Db) {
 
     async dislike(viewer: Viewer, postId: string): Promise<Post> {
       return db.transaction().execute(async (trx) => {
-        if (await repo.deleteLike(trx, postId, viewer.id)) {
-          await repo.adjustLikeCount(trx, postId, -1);
-          return card(postId, viewer, trx);
+        const post = await lockedPost(trx, postId);
+        if (!(await repo.deleteLike(trx, postId, viewer.id))) {
+          throw badRequest(
+            post.like_count === 0 ? ErrorMessages.likeBelowZero : ErrorMessages.alreadyDisliked,
+          );
         }
-        const current = await card(postId, viewer, trx);
-        throw badRequest(
-          current.likes.likeCount === 0
-            ? ErrorMessages.likeBelowZero
-            : ErrorMessages.alreadyDisliked,
-        );
+        await repo.adjustLikeCount(trx, postId, -1);
+        return card(postId, viewer, trx);
       });
     },
   };

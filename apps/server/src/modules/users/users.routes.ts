@@ -7,10 +7,13 @@ import {
 } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { viewerOf } from '../../plugins/auth';
+import { releaseMediaIfUnused } from '../media/media.service';
 import { createUsersService } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
-  const users = createUsersService(app.db);
+  const users = createUsersService(app.db, {
+    releaseMedia: (url) => releaseMediaIfUnused(app.db, app.mediaStore, url, { log: app.log }),
+  });
   const auth = { preHandler: app.authenticate };
   const open = { preHandler: app.identify };
 

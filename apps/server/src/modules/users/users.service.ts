@@ -12,6 +12,7 @@ import type { Database } from '../../db/schema';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import type { Viewer } from '../auth/auth.service';
+import { assertUsableMediaUrl } from '../media/media.service';
 import { toUser, truthy } from './users.mapper';
 import * as repo from './users.repository';
 
@@ -25,7 +26,12 @@ function listed(row: repo.ListedUserRow, viewer: Viewer | null): User {
   });
 }
 
-export function createUsersService(db: Db) {
+export interface UsersServiceDeps {
+  /** Frees an image no post or profile uses any more; called after the change committed. */
+  releaseMedia?: (url: string | null) => Promise<unknown>;
+}
+
+export function createUsersService(db: Db, { releaseMedia }: UsersServiceDeps = {}) {
   async function listedById(id: string, viewer: Viewer, trx: Db = db): Promise<User> {
     const row = await repo.findListedUserById(trx, id, viewer.id);
     if (!row) throw notFound(ErrorMessages.userNotFound);
@@ -94,18 +100,25 @@ export function createUsersService(db: Db) {
     },
 
     async edit(viewer: Viewer, changes: ProfileChanges): Promise<{ user: User }> {
-      const current = await repo.findUserById(db, viewer.id);
-      if (!current) throw notFound(ErrorMessages.notRegistered);
-      if (changes.username !== undefined && changes.username !== current.username) {
-        throw notFound(ErrorMessages.usernameImmutable);
-      }
-      await repo.updateProfile(db, viewer.id, {
-        first_name: changes.firstName,
-        last_name: changes.lastName,
-        bio: changes.bio ?? current.bio,
-        avatar_url: changes.avatarURL === undefined ? current.avatar_url : changes.avatarURL,
-        updated_at: Date.now(),
+      const replacedAvatar = await db.transaction().execute(async (trx) => {
+        const current = await repo.findUserById(trx, viewer.id);
+        if (!current) throw notFound(ErrorMessages.notRegistered);
+        if (changes.username !== undefined && changes.username !== current.username) {
+          throw notFound(ErrorMessages.usernameImmutable);
+        }
+        const avatarUrl = changes.avatarURL === undefined ? current.avatar_url : changes.avatarURL;
+        const avatarChanged = avatarUrl !== current.avatar_url;
+        if (avatarChanged) await assertUsableMediaUrl(trx, viewer.id, avatarUrl);
+        await repo.updateProfile(trx, viewer.id, {
+          first_name: changes.firstName,
+          last_name: changes.lastName,
+          bio: changes.bio ?? current.bio,
+          avatar_url: avatarUrl,
+          updated_at: Date.now(),
+        });
+        return avatarChanged ? current.avatar_url : null;
       });
+      await releaseMedia?.(replacedAvatar);
       return { user: await listedById(viewer.id, viewer) };
     },
 

@@ -1,0 +1,34 @@
+import {
+  loginResponseSchema,
+  signupResponseSchema,
+  userResponseSchema,
+  type LoginBody,
+  type LoginResponse,
+  type SignupBody,
+  type SignupResponse,
+  type UserResponse,
+} from '@perch/contract';
+import { apiRequest } from '../../lib/api';
+
+export function login(body: LoginBody, signal?: AbortSignal): Promise<LoginResponse> {
+  return apiRequest('/api/auth/login', {
+    method: 'POST',
+    body,
+    signal,
+    schema: loginResponseSchema,
+  });
+}
+
+export function signup(body: SignupBody, signal?: AbortSignal): Promise<SignupResponse> {
+  return apiRequest('/api/auth/signup', {
+    method: 'POST',
+    body,
+    signal,
+    schema: signupResponseSchema,
+  });
+}
+
+/** The member the token belongs to; rejects with 401 for a bad token, 404 for a removed member. */
+export function fetchCurrentUser(token: string, signal?: AbortSignal): Promise<UserResponse> {
+  return apiRequest('/api/auth/me', { token, signal, schema: userResponseSchema });
+}

@@ -1,0 +1,9 @@
+import { PageHeader } from '../layout/PageHeader';
+
+export function HomePage() {
+  return (
+    <section className="page">
+      <PageHeader title="Home" />
+    </section>
+  );
+}

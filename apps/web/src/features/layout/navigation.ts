@@ -1,0 +1,33 @@
+import type { ComponentType } from 'react';
+import {
+  BookmarkIcon,
+  ExploreIcon,
+  HeartIcon,
+  HomeIcon,
+  UserIcon,
+  type IconProps,
+} from '../../components/icons';
+
+export interface NavItem {
+  label: string;
+  /** Name of the icon-only variant in the bottom bar. */
+  shortLabel: string;
+  to: string;
+  icon: ComponentType<IconProps>;
+  /** Match the path exactly (the home link would otherwise match every path). */
+  end?: boolean;
+}
+
+export function profilePath(username: string): string {
+  return `/profile/${encodeURIComponent(username)}`;
+}
+
+export function primaryNavItems(username: string): NavItem[] {
+  return [
+    { label: 'Home', shortLabel: 'Home', to: '/', icon: HomeIcon, end: true },
+    { label: 'Explore', shortLabel: 'Explore', to: '/explore', icon: ExploreIcon },
+    { label: 'Bookmarks', shortLabel: 'Bookmarks', to: '/bookmarks', icon: BookmarkIcon },
+    { label: 'Liked Post', shortLabel: 'Liked posts', to: '/likedPost', icon: HeartIcon },
+    { label: 'Profile', shortLabel: 'Profile', to: profilePath(username), icon: UserIcon },
+  ];
+}

@@ -1,0 +1,125 @@
+import { errorBodySchema } from '@perch/contract';
+
+/** Parses an untrusted response body into the expected shape, throwing when it does not fit. */
+export interface ResponseSchema<T> {
+  parse: (data: unknown) => T;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ApiRequestOptions<T> {
+  method?: HttpMethod;
+  /** Serialised as JSON. */
+  body?: unknown;
+  /** Sent in the `authorization` header; marks the call as authenticated. */
+  token?: string | null;
+  signal?: AbortSignal;
+  /** Validates the success body. Without it the body is returned as is. */
+  schema?: ResponseSchema<T>;
+}
+
+/** Status used for failures that never produced an HTTP response (offline, DNS, refused, aborted). */
+export const NETWORK_ERROR_STATUS = 0;
+
+export const NETWORK_ERROR_MESSAGE =
+  'Could not reach the server. Check your connection and try again.';
+export const UNEXPECTED_RESPONSE_MESSAGE = 'The server sent an unexpected response.';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly messages: readonly string[];
+
+  constructor(status: number, messages: readonly string[], options?: { cause?: unknown }) {
+    super(messages[0] ?? `Request failed with status ${status}`, options);
+    this.name = 'ApiError';
+    this.status = status;
+    this.messages = messages;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === NETWORK_ERROR_STATUS;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+type UnauthorizedListener = (token: string) => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/**
+ * Subscribes to authenticated calls answered with 401, i.e. a token the server no longer
+ * accepts. Receives the rejected token. Returns the unsubscribe function.
+ */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => {
+    unauthorizedListeners.delete(listener);
+  };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorMessages(status: number, statusText: string, body: unknown): string[] {
+  const parsed = errorBodySchema.safeParse(body);
+  if (parsed.success && parsed.data.errors.length > 0) return parsed.data.errors;
+  return [statusText === '' ? `Request failed with status ${status}` : statusText];
+}
+
+/**
+ * Calls the Perch API. Resolves with the (validated) JSON body of a 2xx answer; rejects with
+ * an {@link ApiError} for every other outcome, including network failures. There is no
+ * default timeout: pass a `signal` to bound a call.
+ */
+export async function apiRequest<T = unknown>(
+  path: string,
+  options: ApiRequestOptions<T> = {},
+): Promise<T> {
+  const { method = 'GET', body, token, signal, schema } = options;
+  const headers = new Headers({ accept: 'application/json' });
+  if (body !== undefined) headers.set('content-type', 'application/json');
+  if (token) headers.set('authorization', token);
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      credentials: 'same-origin',
+    });
+  } catch (cause) {
+    throw new ApiError(NETWORK_ERROR_STATUS, [NETWORK_ERROR_MESSAGE], { cause });
+  }
+
+  let data: unknown;
+  try {
+    data = await readJson(response);
+  } catch (cause) {
+    throw new ApiError(NETWORK_ERROR_STATUS, [NETWORK_ERROR_MESSAGE], { cause });
+  }
+
+  if (!response.ok) {
+    if (response.status === 401 && token) {
+      for (const listener of [...unauthorizedListeners]) listener(token);
+    }
+    throw new ApiError(response.status, errorMessages(response.status, response.statusText, data));
+  }
+
+  if (!schema) return data as T;
+  try {
+    return schema.parse(data);
+  } catch (cause) {
+    throw new ApiError(response.status, [UNEXPECTED_RESPONSE_MESSAGE], { cause });
+  }
+}
