@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as initial from './migrations/0001_initial';
 import * as social from './migrations/0002_social';
 import * as media from './migrations/0003_media';
+import * as feedIndexes from './migrations/0004_feed_indexes';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_social': social,
   '0003_media': media,
+  '0004_feed_indexes': feedIndexes,
 };
 
 const provider: MigrationProvider = {

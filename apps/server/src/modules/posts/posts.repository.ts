@@ -40,6 +40,8 @@ export interface PostListQuery {
   sort: PostSort;
   after: PostKeyset | null;
   limit: number;
+  /** Only posts created at or after this time (ms); narrows the scan of a time-ordered list. */
+  since?: number | null;
 }
 
 function cardQuery(db: Db, viewerId: string | null) {
@@ -100,22 +102,24 @@ function filterCondition(eb: PostsEb, filter: PostFilter) {
     case 'author':
       return eb('p.user_id', '=', filter.userId);
     case 'home':
-      return eb.or([
-        eb('p.user_id', '=', filter.viewerId),
-        eb('p.user_id', 'in', followeesOf(eb, filter.viewerId)),
-      ]);
+      // One IN list (followees plus the viewer) lets the planner seek each author's posts on
+      // posts_user_*_idx; an OR of two conditions would make it scan every post instead.
+      return eb(
+        'p.user_id',
+        'in',
+        sql<string>`(select followee_id from follows where follower_id = ${filter.viewerId} union all select ${filter.viewerId})`,
+      );
     case 'explore':
       return eb.and([
         eb('p.user_id', '<>', filter.viewerId),
         eb('p.user_id', 'not in', followeesOf(eb, filter.viewerId)),
       ]);
     case 'liked':
-      return eb.exists(
-        eb
-          .selectFrom('likes')
-          .select('likes.post_id')
-          .whereRef('likes.post_id', '=', 'p.id')
-          .where('likes.user_id', '=', filter.viewerId),
+      // Driven by the member's likes (likes_user_idx), not by a scan of every post.
+      return eb(
+        'p.id',
+        'in',
+        eb.selectFrom('likes').select('likes.post_id').where('likes.user_id', '=', filter.viewerId),
       );
   }
 }
@@ -131,18 +135,55 @@ function keysetCondition(eb: PostsEb, sort: PostSort, after: PostKeyset) {
   return eb.lit(false);
 }
 
-/** One page of post cards (limit + 1 rows, to tell whether more follow). */
-export function listPostCards(db: Db, query: PostListQuery): Promise<PostCardRow[]> {
-  const { viewerId, filter, sort, after, limit } = query;
+/**
+ * A page of the member's liked posts in creation order, read from their likes alone. Post ids are
+ * ULIDs minted from the post's creation time (see lib/ids), so ordering and paging by post id is
+ * ordering by (created_at, id) without looking up every liked post.
+ */
+function likedKeysInCreationOrder(db: Db, viewerId: string, query: PostListQuery) {
+  const direction = query.sort === 'oldest' ? 'asc' : 'desc';
+  let keys = db
+    .selectFrom('likes')
+    .select('likes.post_id as id')
+    .where('likes.user_id', '=', viewerId);
+  const afterId = query.after?.[query.after.length - 1];
+  if (typeof afterId === 'string') {
+    keys = keys.where('likes.post_id', direction === 'asc' ? '>' : '<', afterId);
+  }
+  return keys.orderBy('likes.post_id', direction).limit(query.limit + 1);
+}
+
+function postKeys(db: Db, query: PostListQuery) {
+  const { filter, sort, after, limit } = query;
   const direction = sort === 'oldest' ? 'asc' : 'desc';
-  let builder = cardQuery(db, viewerId).where((eb) => filterCondition(eb, filter));
-  if (after) builder = builder.where((eb) => keysetCondition(eb, sort, after));
-  if (sort === 'trending') builder = builder.orderBy('p.like_count', 'desc');
-  return builder
+  let keys = db
+    .selectFrom('posts as p')
+    .select('p.id')
+    .where((eb) => filterCondition(eb, filter));
+  if (after) keys = keys.where((eb) => keysetCondition(eb, sort, after));
+  if (query.since != null) keys = keys.where('p.created_at', '>=', query.since);
+  if (sort === 'trending') keys = keys.orderBy('p.like_count', 'desc');
+  return keys
     .orderBy('p.created_at', direction)
     .orderBy('p.id', direction)
-    .limit(limit + 1)
-    .execute();
+    .limit(limit + 1);
+}
+
+/**
+ * One page of post cards (limit + 1 rows, to tell whether more follow). The page's ids are found
+ * first, on narrow indexes alone; only those rows are then joined with their author and the
+ * viewer's flags, rather than every candidate row before the sort.
+ */
+export function listPostCards(db: Db, query: PostListQuery): Promise<PostCardRow[]> {
+  const { viewerId, filter, sort } = query;
+  const direction = sort === 'oldest' ? 'asc' : 'desc';
+  const keys =
+    filter.kind === 'liked' && sort !== 'trending'
+      ? likedKeysInCreationOrder(db, filter.viewerId, query)
+      : postKeys(db, query);
+  let cards = cardQuery(db, viewerId).where('p.id', 'in', keys);
+  if (sort === 'trending') cards = cards.orderBy('p.like_count', 'desc');
+  return cards.orderBy('p.created_at', direction).orderBy('p.id', direction).execute();
 }
 
 /** The viewer's bookmarked posts, newest bookmark first; keyset [bookmark created_at, post id]. */

@@ -29,6 +29,20 @@ function keysetOf(query: FeedQuery): repo.PostKeyset | null {
     : decodeCursor(query.cursor, ['number', 'string'] as const);
 }
 
+const DAY = 24 * 60 * 60 * 1000;
+const HOME_WINDOWS_DAYS = [7, 60];
+
+/**
+ * Lower time bounds to try, narrowest first, ending with none. A member following hundreds of
+ * people has a full page of news within days; scanning every post their follows ever wrote to find
+ * it is what made the home feed slow. When a window holds too few posts, the next one is tried.
+ */
+function timeWindows(query: repo.PostListQuery): (number | null)[] {
+  if (query.filter.kind !== 'home' || query.sort !== 'latest') return [null];
+  const newest = query.after ? query.after[0] : Date.now();
+  return [...HOME_WINDOWS_DAYS.map((days) => newest - days * DAY), null];
+}
+
 function cursorValues(sort: FeedQuery['sort']) {
   return (row: repo.PostCardRow) =>
     sort === 'trending' ? [row.like_count, row.created_at, row.id] : [row.created_at, row.id];
@@ -45,13 +59,18 @@ export function createPostsService(db: Db, { releaseMedia }: PostsServiceDeps = 
     filter: repo.PostFilter,
     query: FeedQuery,
   ): Promise<PostPage> {
-    const rows = await repo.listPostCards(db, {
+    const base = {
       viewerId: viewer?.id ?? null,
       filter,
       sort: query.sort,
       after: keysetOf(query),
       limit: query.limit,
-    });
+    };
+    let rows: repo.PostCardRow[] = [];
+    for (const since of timeWindows(base)) {
+      rows = await repo.listPostCards(db, { ...base, since });
+      if (rows.length > query.limit) break;
+    }
     const { items, nextCursor } = pageOf(rows, query.limit, cursorValues(query.sort));
     return { posts: items.map((row) => toPost(row, viewer)), nextCursor };
   }
