@@ -1,7 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDatabase as KyselySqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -49,6 +54,34 @@ const reportIdleConnectionError = (error: Error) => {
   console.error(`perch: an idle database connection failed: ${error.message}`);
 };
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; compiling the same SQL again costs more than running many of
+ * the app's queries. The app issues a small, fixed set of statements, so they are kept.
+ */
+export function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      sqlite.close();
+    },
+    prepare: (sql: string) => {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = statements.keys().next();
+          if (!oldest.done) statements.delete(oldest.value);
+        }
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export function createDatabase(
   target: DatabaseTarget,
   options: DatabaseOptions = {},
@@ -57,7 +90,9 @@ export function createDatabase(
     const sqlite = openSqlite(target.filename);
     return {
       kind: 'sqlite',
-      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+      db: new Kysely<Database>({
+        dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      }),
     };
   }
   const pool = new pg.Pool({
