@@ -27,6 +27,23 @@ describe('apiRequest', () => {
     expect(seen).toEqual({ auth: 'secret-token', type: 'application/json', body: { text: 'hi' } });
   });
 
+  it('sends extra headers, keeping its own accept header', async () => {
+    let seen: { prefer: string | null; accept: string | null } | undefined;
+    server.use(
+      http.post('/api/minimal', ({ request }) => {
+        seen = { prefer: request.headers.get('prefer'), accept: request.headers.get('accept') };
+        return HttpResponse.json({}, { status: 201 });
+      }),
+    );
+
+    await apiRequest('/api/minimal', {
+      method: 'POST',
+      headers: { prefer: 'return=minimal', accept: 'text/html' },
+    });
+
+    expect(seen).toEqual({ prefer: 'return=minimal', accept: 'application/json' });
+  });
+
   it('sends no authorization header for anonymous calls', async () => {
     let auth: string | null = 'unset';
     server.use(

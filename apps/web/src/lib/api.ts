@@ -14,6 +14,8 @@ export interface ApiRequestOptions<T> {
   /** Sent in the `authorization` header; marks the call as authenticated. */
   token?: string | null;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. `prefer: return=minimal`). */
+  headers?: Record<string, string>;
   /** Validates the success body. Without it the body is returned as is. */
   schema?: ResponseSchema<T>;
 }
@@ -69,7 +71,16 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function errorMessages(status: number, statusText: string, body: unknown): string[] {
+/**
+ * Tells the {@link onUnauthorized} listeners that the server refused `token`. For calls made
+ * outside {@link apiRequest} (uploads).
+ */
+export function notifyUnauthorized(token: string): void {
+  for (const listener of [...unauthorizedListeners]) listener(token);
+}
+
+/** The server's messages from an error body `{errors}`, or a generic one for any other body. */
+export function errorMessages(status: number, statusText: string, body: unknown): string[] {
   const parsed = errorBodySchema.safeParse(body);
   if (parsed.success && parsed.data.errors.length > 0) return parsed.data.errors;
   return [statusText === '' ? `Request failed with status ${status}` : statusText];
@@ -85,7 +96,8 @@ export async function apiRequest<T = unknown>(
   options: ApiRequestOptions<T> = {},
 ): Promise<T> {
   const { method = 'GET', body, token, signal, schema } = options;
-  const headers = new Headers({ accept: 'application/json' });
+  const headers = new Headers(options.headers);
+  headers.set('accept', 'application/json');
   if (body !== undefined) headers.set('content-type', 'application/json');
   if (token) headers.set('authorization', token);
 
@@ -110,9 +122,7 @@ export async function apiRequest<T = unknown>(
   }
 
   if (!response.ok) {
-    if (response.status === 401 && token) {
-      for (const listener of [...unauthorizedListeners]) listener(token);
-    }
+    if (response.status === 401 && token) notifyUnauthorized(token);
     throw new ApiError(response.status, errorMessages(response.status, response.statusText, data));
   }
 

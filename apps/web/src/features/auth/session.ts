@@ -21,6 +21,11 @@ export interface SessionStore {
   signIn: (session: Session) => void;
   /** Marks the current token as confirmed and refreshes the stored user. */
   confirm: (token: string, user: User) => void;
+  /**
+   * Replaces the stored record of the signed-in member (after a profile edit or a follow),
+   * keeping the token. Ignored when nobody is signed in or the record is another member's.
+   */
+  updateUser: (user: User) => void;
   /** Forgets the session, in memory and in storage. */
   clear: () => void;
 }
@@ -125,6 +130,13 @@ export function createSessionStore(
       const session = { token, user };
       persisted.write(session);
       set({ session, verified: true });
+    },
+    updateUser(user) {
+      const current = snapshot.session;
+      if (current?.user._id !== user._id) return;
+      const session = { token: current.token, user };
+      persisted.write(session);
+      set({ session, verified: snapshot.verified });
     },
     clear() {
       persisted.remove();

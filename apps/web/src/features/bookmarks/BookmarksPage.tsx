@@ -1,9 +1,11 @@
 import { PageHeader } from '../layout/PageHeader';
+import { PostFeed } from '../posts/PostFeed';
 
 export function BookmarksPage() {
   return (
     <section className="page">
       <PageHeader title="Bookmarks" />
+      <PostFeed source={{ kind: 'bookmarks' }} emptyText="Bookmark posts to see them here!" />
     </section>
   );
 }

@@ -1,9 +1,11 @@
 import { PageHeader } from '../layout/PageHeader';
+import { PostFeed } from '../posts/PostFeed';
 
 export function ExplorePage() {
   return (
     <section className="page">
       <PageHeader title="Explore" />
+      <PostFeed source={{ kind: 'explore' }} emptyText="No more posts available to explore!" />
     </section>
   );
 }

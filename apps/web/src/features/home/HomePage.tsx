@@ -1,9 +1,17 @@
 import { PageHeader } from '../layout/PageHeader';
+import { PostComposer } from '../posts/PostComposer';
+import { PostFeed } from '../posts/PostFeed';
 
 export function HomePage() {
   return (
     <section className="page">
       <PageHeader title="Home" />
+      <PostComposer className="home__composer" />
+      <PostFeed
+        source={{ kind: 'home' }}
+        emptyText="Your feed is empty. Share your first post or follow people to fill it."
+        showSort
+      />
     </section>
   );
 }

@@ -1,22 +1,14 @@
-import { SearchIcon } from '../../components/icons';
-import { TextField } from '../../components/TextField';
+import { UserSearch } from '../users/UserSearch';
+import { WhoToFollow } from '../users/WhoToFollow';
+import '../users/users.css';
 
-/** Right column on wide screens. */
+/** Right column on wide screens: member search and who to follow. */
 export function RightPanel() {
   return (
     <aside className="right-panel" aria-label="Search and suggestions">
       <div className="right-panel__inner">
-        <div role="search" className="right-panel__search">
-          <TextField
-            label="Search users"
-            hideLabel
-            type="search"
-            placeholder="Search..."
-            autoComplete="off"
-            startAdornment={<SearchIcon size={20} />}
-            className="right-panel__search-input"
-          />
-        </div>
+        <UserSearch />
+        <WhoToFollow />
       </div>
     </aside>
   );

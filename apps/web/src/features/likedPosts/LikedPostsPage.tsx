@@ -1,9 +1,11 @@
 import { PageHeader } from '../layout/PageHeader';
+import { PostFeed } from '../posts/PostFeed';
 
 export function LikedPostsPage() {
   return (
     <section className="page">
       <PageHeader title="Liked Posts" />
+      <PostFeed source={{ kind: 'liked' }} emptyText="No Liked Posts Yet!" />
     </section>
   );
 }

@@ -1,0 +1,240 @@
+import type { Comment, Post } from '@perch/contract';
+import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { Avatar } from '../../components/Avatar';
+import { Button } from '../../components/Button';
+import { MoreIcon } from '../../components/icons';
+import { useRequiredSession } from '../auth/SessionProvider';
+import { profilePath } from '../layout/navigation';
+import { ActionMenu, type ActionMenuItem } from '../posts/ActionMenu';
+import { EditIcon, TrashIcon } from '../posts/postIcons';
+import {
+  flattenComments,
+  useAddComment,
+  useComments,
+  useDeleteComment,
+  useEditComment,
+} from './comments.queries';
+import './comments.css';
+
+export const COMMENT_INPUT_LABEL = 'Add a new comment';
+
+/** The name a comment shows: its author's, or 'Unknown' when the account is gone. */
+export function commentAuthorName(comment: Comment): string {
+  const name = [comment.firstName, comment.lastName].filter(Boolean).join(' ').trim();
+  return name === '' ? 'Unknown' : name;
+}
+
+interface CommentItemProps {
+  comment: Comment;
+  canEdit: boolean;
+  canDelete: boolean;
+  deleting: boolean;
+  onEdit: (comment: Comment) => void;
+  onDelete: (comment: Comment) => void;
+}
+
+function CommentItem({
+  comment,
+  canEdit,
+  canDelete,
+  deleting,
+  onEdit,
+  onDelete,
+}: CommentItemProps) {
+  const name = commentAuthorName(comment);
+  const known = comment.username !== null && name !== 'Unknown';
+  const items: ActionMenuItem[] = [];
+  if (canEdit) {
+    items.push({
+      label: 'Edit',
+      icon: <EditIcon size={18} />,
+      onSelect: () => {
+        onEdit(comment);
+      },
+    });
+  }
+  if (canDelete) {
+    items.push({
+      label: 'Delete',
+      icon: <TrashIcon size={18} />,
+      danger: true,
+      onSelect: () => {
+        onDelete(comment);
+      },
+    });
+  }
+
+  return (
+    <li
+      className={['comment', deleting && 'comment--busy'].filter(Boolean).join(' ')}
+      data-testid="comment"
+      aria-busy={deleting || undefined}
+    >
+      <Avatar src={comment.profileAvatar ?? comment.avatarURL} size="sm" />
+      <div className="comment__bubble">
+        <p className="comment__meta">
+          {known && comment.username !== null ? (
+            <Link to={profilePath(comment.username)} className="comment__name">
+              {name}
+            </Link>
+          ) : (
+            <span className="comment__name">{name}</span>
+          )}
+          {known && <span className="comment__username">@{comment.username}</span>}
+        </p>
+        <p className="comment__text">{comment.text}</p>
+      </div>
+      {items.length > 0 && (
+        <ActionMenu
+          label="Comment menu"
+          className="comment__menu"
+          trigger={<MoreIcon size={18} />}
+          items={items}
+        />
+      )}
+    </li>
+  );
+}
+
+/**
+ * A post's comments under its card: the 'Add a new comment' box (sends only non-blank text),
+ * the list or 'No comments yet', and 'Load more' while older pages remain. A comment's author
+ * may edit it (its text goes into the box, whose button becomes Update) or delete it; the
+ * post's author may delete any comment on the post.
+ */
+export function CommentsSection({ id, post }: { id?: string; post: Post }) {
+  const { user } = useRequiredSession();
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [text, setText] = useState('');
+  const [editing, setEditing] = useState<Comment | null>(null);
+  const comments = useComments(post._id);
+  const add = useAddComment(post._id);
+  const edit = useEditComment(post._id);
+  const remove = useDeleteComment(post._id);
+  const list = flattenComments(comments.data);
+  const trimmed = text.trim();
+  const sending = add.isPending || edit.isPending;
+  const ownsPost = post.userId === user._id;
+
+  const stopEditing = () => {
+    setEditing(null);
+    setText('');
+  };
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (trimmed === '' || sending) return;
+    if (editing) {
+      edit.mutate({ commentId: editing._id, text: trimmed }, { onSuccess: stopEditing });
+    } else {
+      add.mutate(trimmed, {
+        onSuccess: () => {
+          setText('');
+        },
+      });
+    }
+  };
+
+  const startEditing = (comment: Comment) => {
+    setEditing(comment);
+    setText(comment.text);
+    inputRef.current?.focus();
+  };
+
+  const deleteOne = (comment: Comment) => {
+    if (editing?._id === comment._id) stopEditing();
+    remove.mutate(comment._id);
+  };
+
+  return (
+    <section id={id} className="comments" aria-label="Comments">
+      <form className="comments__form" onSubmit={submit} noValidate>
+        <Avatar src={user.avatarURL} size="sm" />
+        <label htmlFor={inputId} className="visually-hidden">
+          {COMMENT_INPUT_LABEL}
+        </label>
+        <input
+          ref={inputRef}
+          id={inputId}
+          className="comments__input"
+          placeholder={COMMENT_INPUT_LABEL}
+          autoComplete="off"
+          value={text}
+          readOnly={sending}
+          onChange={(event) => {
+            setText(event.target.value);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape' && editing) {
+              event.preventDefault();
+              stopEditing();
+            }
+          }}
+        />
+        <Button type="submit" size="sm" disabled={trimmed === ''} loading={sending}>
+          {editing ? 'Update' : 'Comment'}
+        </Button>
+        {editing && (
+          <Button variant="ghost" size="sm" onClick={stopEditing}>
+            Cancel
+          </Button>
+        )}
+      </form>
+
+      {comments.isPending ? (
+        <p className="comments__status" role="status">
+          <span className="btn__spinner" aria-hidden="true" />
+          <span className="visually-hidden">Loading comments</span>
+        </p>
+      ) : comments.isError && list.length === 0 ? (
+        <div className="comments__status" role="alert">
+          Comments could not be loaded.
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              void comments.refetch();
+            }}
+          >
+            Retry
+          </Button>
+        </div>
+      ) : list.length === 0 ? (
+        <p className="comments__empty">No comments yet</p>
+      ) : (
+        <ul className="comments__list">
+          {list.map((comment) => {
+            const ownsComment = comment.userId !== null && comment.userId === user._id;
+            return (
+              <CommentItem
+                key={comment._id}
+                comment={comment}
+                canEdit={ownsComment}
+                canDelete={ownsComment || ownsPost}
+                deleting={remove.isPending && remove.variables === comment._id}
+                onEdit={startEditing}
+                onDelete={deleteOne}
+              />
+            );
+          })}
+        </ul>
+      )}
+
+      {comments.hasNextPage && (
+        <Button
+          variant="ghost"
+          size="sm"
+          className="comments__more"
+          loading={comments.isFetchingNextPage}
+          onClick={() => {
+            void comments.fetchNextPage();
+          }}
+        >
+          Load more
+        </Button>
+      )}
+    </section>
+  );
+}

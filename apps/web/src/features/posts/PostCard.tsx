@@ -1,0 +1,230 @@
+import type { Post } from '@perch/contract';
+import { memo, useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Avatar } from '../../components/Avatar';
+import { BookmarkIcon, HeartIcon, MoreIcon } from '../../components/icons';
+import { useRequiredSession } from '../auth/SessionProvider';
+import { CommentsSection } from '../comments/CommentsSection';
+import { profilePath } from '../layout/navigation';
+import { ActionMenu } from './ActionMenu';
+import { EditPostModal } from './EditPostModal';
+import { formatPostDate } from './formatPostDate';
+import { CommentIcon, EditIcon, ImageIcon, TrashIcon } from './postIcons';
+import { useDeletePost, useToggleBookmark, useToggleLike } from './posts.queries';
+import './posts.css';
+
+export interface PostCardProps {
+  post: Post;
+  /** Whether the comments show; the card keeps its own state when not given. */
+  commentsOpen?: boolean;
+  onCommentsOpenChange?: (open: boolean) => void;
+  /** 1-based place of the card in its feed and the feed's length (-1 when unknown). */
+  position?: { index: number; total: number };
+}
+
+/** Whether the viewer likes the post: their flag, or their name among the post's likers. */
+export function isLikedBy(post: Post, username: string): boolean {
+  return post.likedByViewer || post.likes.likedBy.some((ref) => ref.username === username);
+}
+
+/** The post's picture; a quiet placeholder stands in when it cannot be loaded. */
+function PostImage({ src, alt }: { src: string; alt: string }) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  if (failedSrc === src) {
+    return (
+      <div className="post-card__media post-card__media--missing" role="img" aria-label={alt}>
+        <ImageIcon size={28} />
+        <span aria-hidden="true">Image unavailable</span>
+      </div>
+    );
+  }
+  return (
+    <div className="post-card__media">
+      <img
+        src={src}
+        alt={alt}
+        className="post-card__image"
+        loading="lazy"
+        decoding="async"
+        onError={() => {
+          setFailedSrc(src);
+        }}
+      />
+    </div>
+  );
+}
+
+function CardBody({
+  post,
+  commentsOpen,
+  onCommentsOpenChange,
+  position,
+}: Required<Omit<PostCardProps, 'position'>> & Pick<PostCardProps, 'position'>) {
+  const { user } = useRequiredSession();
+  const [editing, setEditing] = useState(false);
+  const nameId = useId();
+  const likeCountId = useId();
+  const commentsId = useId();
+  const commentCountId = useId();
+  const like = useToggleLike(post._id);
+  const bookmark = useToggleBookmark(post._id);
+  const remove = useDeletePost();
+
+  const { author } = post;
+  const fullName = `${author.firstName} ${author.lastName}`.trim() || author.username;
+  const liked = isLikedBy(post, user.username);
+  const bookmarked = post.bookmarkedByViewer;
+  const isOwn = post.userId === user._id || post.username === user.username;
+  const date = formatPostDate(post.createdAt);
+
+  return (
+    <article
+      className={['post-card', remove.isPending && 'post-card--busy'].filter(Boolean).join(' ')}
+      data-testid="post-card"
+      data-post-id={post._id}
+      aria-labelledby={nameId}
+      aria-posinset={position?.index}
+      aria-setsize={position?.total}
+      aria-busy={remove.isPending || undefined}
+    >
+      <header className="post-card__header">
+        <Link
+          to={profilePath(author.username)}
+          className="post-card__avatar"
+          tabIndex={-1}
+          aria-hidden="true"
+        >
+          <Avatar src={author.avatarURL} size="md" />
+        </Link>
+        <div className="post-card__names">
+          <Link to={profilePath(author.username)} id={nameId} className="post-card__name">
+            {fullName}
+          </Link>
+          <p className="post-card__byline">
+            <span className="post-card__username">@{author.username}</span>
+            <span aria-hidden="true">·</span>
+            <time className="post-card__date" dateTime={post.createdAt}>
+              {date}
+            </time>
+          </p>
+        </div>
+        {isOwn && (
+          <ActionMenu
+            label="Post menu"
+            className="post-card__menu"
+            trigger={<MoreIcon size={20} />}
+            items={[
+              {
+                label: 'Edit',
+                icon: <EditIcon size={18} />,
+                onSelect: () => {
+                  setEditing(true);
+                },
+              },
+              {
+                label: 'Delete',
+                icon: <TrashIcon size={18} />,
+                danger: true,
+                onSelect: () => {
+                  if (!remove.isPending) remove.mutate(post._id);
+                },
+              },
+            ]}
+          />
+        )}
+      </header>
+
+      {post.content !== '' && <p className="post-card__text">{post.content}</p>}
+      {post.mediaURL && <PostImage src={post.mediaURL} alt={`Image posted by ${fullName}`} />}
+
+      <footer className="post-card__actions">
+        <button
+          type="button"
+          className={['post-action', 'post-action--like', liked && 'post-action--active']
+            .filter(Boolean)
+            .join(' ')}
+          aria-label={liked ? 'Unlike' : 'Like'}
+          aria-pressed={liked}
+          aria-describedby={likeCountId}
+          onClick={() => {
+            like.mutate(liked ? 'dislike' : 'like');
+          }}
+        >
+          <HeartIcon size={20} fill={liked ? 'currentColor' : 'none'} />
+          <span id={likeCountId} className="post-action__count">
+            {post.likes.likeCount}
+            <span className="visually-hidden">
+              {post.likes.likeCount === 1 ? ' like' : ' likes'}
+            </span>
+          </span>
+        </button>
+        <button
+          type="button"
+          className={['post-action', 'post-action--comments', commentsOpen && 'post-action--open']
+            .filter(Boolean)
+            .join(' ')}
+          aria-label="Comments"
+          aria-expanded={commentsOpen}
+          aria-controls={commentsOpen ? commentsId : undefined}
+          aria-describedby={commentCountId}
+          onClick={() => {
+            onCommentsOpenChange(!commentsOpen);
+          }}
+        >
+          <CommentIcon size={20} />
+          <span id={commentCountId} className="post-action__count">
+            {post.commentCount}
+            <span className="visually-hidden">
+              {post.commentCount === 1 ? ' comment' : ' comments'}
+            </span>
+          </span>
+        </button>
+        <button
+          type="button"
+          className={['post-action', 'post-action--bookmark', bookmarked && 'post-action--active']
+            .filter(Boolean)
+            .join(' ')}
+          aria-label={bookmarked ? 'Remove bookmark' : 'Bookmark'}
+          aria-pressed={bookmarked}
+          onClick={() => {
+            bookmark.mutate(bookmarked ? 'remove' : 'add');
+          }}
+        >
+          <BookmarkIcon size={20} fill={bookmarked ? 'currentColor' : 'none'} />
+        </button>
+      </footer>
+
+      {commentsOpen && <CommentsSection id={commentsId} post={post} />}
+      {editing && (
+        <EditPostModal
+          post={post}
+          onClose={() => {
+            setEditing(false);
+          }}
+        />
+      )}
+    </article>
+  );
+}
+
+function OwnStateCard(props: Omit<PostCardProps, 'commentsOpen' | 'onCommentsOpenChange'>) {
+  const [open, setOpen] = useState(false);
+  return <CardBody {...props} commentsOpen={open} onCommentsOpenChange={setOpen} />;
+}
+
+/**
+ * One post: author (links to their profile), date, text (as plain text, line breaks kept),
+ * image, and like, comments and bookmark buttons; its author also gets Edit and Delete.
+ */
+export const PostCard = memo(function PostCard({
+  commentsOpen,
+  onCommentsOpenChange,
+  ...props
+}: PostCardProps) {
+  if (commentsOpen === undefined || onCommentsOpenChange === undefined) {
+    return <OwnStateCard {...props} />;
+  }
+  return (
+    <CardBody {...props} commentsOpen={commentsOpen} onCommentsOpenChange={onCommentsOpenChange} />
+  );
+});

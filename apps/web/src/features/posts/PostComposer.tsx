@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { Avatar } from '../../components/Avatar';
+import { Button } from '../../components/Button';
+import { useRequiredSession } from '../auth/SessionProvider';
+import { PostEditor } from './PostEditor';
+import { useCreatePost } from './posts.queries';
+
+export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
+
+interface PostComposerProps {
+  /** Called after the post was created (the dialog holding the box closes then). */
+  onPosted?: () => void;
+  /** Focus the text when the box appears (in a dialog). */
+  autoFocus?: boolean;
+  className?: string;
+}
+
+/**
+ * The new-post box: text, an optional image (uploaded on Post, with a progress bar) and
+ * emojis. The Post button looks disabled while the text is blank, yet still submits; the
+ * server then refuses a post with neither text nor image and the failure toast says so.
+ */
+export function PostComposer({ onPosted, autoFocus = false, className }: PostComposerProps) {
+  const { user } = useRequiredSession();
+  const [text, setText] = useState('');
+  const [image, setImage] = useState<File | null>(null);
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const create = useCreatePost();
+  const blank = text.trim() === '';
+
+  const submit = () => {
+    if (create.isPending) return;
+    create.mutate(
+      { content: text.trim(), image, onProgress: image ? setProgress : undefined },
+      {
+        onSuccess: () => {
+          setText('');
+          setImage(null);
+          setEmojiOpen(false);
+          onPosted?.();
+        },
+        onSettled: () => {
+          setProgress(null);
+        },
+      },
+    );
+  };
+
+  return (
+    <section
+      className={['post-composer', className].filter(Boolean).join(' ')}
+      aria-label="New post"
+    >
+      <PostEditor
+        text={text}
+        onTextChange={setText}
+        image={image ? { kind: 'file', file: image } : null}
+        onPickImage={setImage}
+        onRemoveImage={() => {
+          setImage(null);
+        }}
+        progress={progress}
+        busy={create.isPending}
+        emojiOpen={emojiOpen}
+        onEmojiOpenChange={setEmojiOpen}
+        onSubmit={submit}
+        textLabel="Post text"
+        placeholder={COMPOSER_PLACEHOLDER}
+        autoFocus={autoFocus}
+        leading={<Avatar src={user.avatarURL} size="md" className="post-composer__avatar" />}
+        actions={
+          <Button
+            type="submit"
+            className={['post-composer__submit', blank && 'post-composer__submit--blank']
+              .filter(Boolean)
+              .join(' ')}
+            loading={create.isPending}
+          >
+            Post
+          </Button>
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,286 @@
+import type { Post, PostSort } from '@perch/contract';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type RefObject,
+} from 'react';
+import { Button } from '../../components/Button';
+import { AlertIcon } from '../../components/icons';
+import { flattenPages } from './postCache';
+import { PostCard } from './PostCard';
+import { DEFAULT_SORT, type FeedSource } from './postKeys';
+import { usePostFeed } from './posts.queries';
+import { PostSkeletons } from './PostSkeleton';
+import { RefreshIcon } from './postIcons';
+import { SortMenu } from './SortMenu';
+import './posts.css';
+
+export type { FeedSource } from './postKeys';
+
+export interface PostFeedProps {
+  source: FeedSource;
+  /** Shown when the list has no post. */
+  emptyText: string;
+  /** Shows the sort heading (Trending, Latest, Oldest) above the list. */
+  showSort?: boolean;
+}
+
+/** Cards' estimated height before they are measured, and the space between them. */
+const ESTIMATED_CARD_HEIGHT = 240;
+const CARD_GAP = 16;
+/** Start loading the next page this far (px) before the end of the list comes into view. */
+const PREFETCH_MARGIN = 1200;
+
+/** Distance from the top of the document to the element, kept up to date as the page changes. */
+function useDocumentOffset(ref: RefObject<HTMLElement | null>): number {
+  const [offset, setOffset] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const update = () => {
+      const top = Math.round(element.getBoundingClientRect().top + window.scrollY);
+      setOffset((previous) => (previous === top ? previous : top));
+    };
+    update();
+    window.addEventListener('resize', update);
+    const observer =
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            update();
+          });
+    observer?.observe(document.body);
+    return () => {
+      window.removeEventListener('resize', update);
+      observer?.disconnect();
+    };
+  }, [ref]);
+  return offset;
+}
+
+interface VirtualListProps {
+  posts: Post[];
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  nextPageFailed: boolean;
+  fetchNextPage: () => void;
+  label: string;
+}
+
+/**
+ * Only the cards near the viewport are in the page (measured as they render, so cards of any
+ * height fit); the next page loads as the end of the list approaches.
+ */
+function VirtualPostList({
+  posts,
+  hasNextPage,
+  isFetchingNextPage,
+  nextPageFailed,
+  fetchNextPage,
+  label,
+}: VirtualListProps) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const sentinelRef = useRef<HTMLDivElement>(null);
+  const scrollMargin = useDocumentOffset(listRef);
+  const [openComments, setOpenComments] = useState<ReadonlySet<string>>(() => new Set());
+
+  const virtualizer = useWindowVirtualizer({
+    count: posts.length,
+    estimateSize: () => ESTIMATED_CARD_HEIGHT,
+    overscan: 4,
+    gap: CARD_GAP,
+    scrollMargin,
+    getItemKey: (index) => posts[index]?._id ?? index,
+  });
+
+  const canLoadMore = hasNextPage && !isFetchingNextPage && !nextPageFailed;
+  const supportsObserver = typeof IntersectionObserver !== 'undefined';
+
+  // A fresh observer after every page reports at once whether the end is still near.
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (!sentinel || !canLoadMore || !supportsObserver) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) fetchNextPage();
+      },
+      { rootMargin: `0px 0px ${PREFETCH_MARGIN}px 0px` },
+    );
+    observer.observe(sentinel);
+    return () => {
+      observer.disconnect();
+    };
+  }, [canLoadMore, supportsObserver, fetchNextPage, posts.length]);
+
+  const setCommentsOpen = useCallback((postId: string, open: boolean) => {
+    setOpenComments((current) => {
+      const next = new Set(current);
+      if (open) next.add(postId);
+      else next.delete(postId);
+      return next;
+    });
+  }, []);
+
+  const total = hasNextPage ? -1 : posts.length;
+
+  return (
+    <>
+      <div
+        ref={listRef}
+        role="feed"
+        aria-label={label}
+        aria-busy={isFetchingNextPage}
+        className="feed__list"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {virtualizer.getVirtualItems().map((item) => {
+          const post = posts[item.index];
+          if (!post) return null;
+          return (
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              className="feed__row"
+              style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
+            >
+              <FeedCard
+                post={post}
+                index={item.index + 1}
+                total={total}
+                commentsOpen={openComments.has(post._id)}
+                onCommentsOpenChange={setCommentsOpen}
+              />
+            </div>
+          );
+        })}
+      </div>
+      <div ref={sentinelRef} className="feed__end">
+        {isFetchingNextPage && (
+          <span className="feed__loading" role="status">
+            <span className="btn__spinner" aria-hidden="true" />
+            <span className="visually-hidden">Loading more posts</span>
+          </span>
+        )}
+        {nextPageFailed && !isFetchingNextPage && (
+          <div className="feed__more-error" role="alert">
+            <span>More posts could not be loaded.</span>
+            <Button variant="secondary" size="sm" onClick={fetchNextPage}>
+              Retry
+            </Button>
+          </div>
+        )}
+        {canLoadMore && !supportsObserver && (
+          <Button variant="secondary" size="sm" onClick={fetchNextPage}>
+            Load more
+          </Button>
+        )}
+      </div>
+    </>
+  );
+}
+
+interface FeedCardProps {
+  post: Post;
+  index: number;
+  total: number;
+  commentsOpen: boolean;
+  onCommentsOpenChange: (postId: string, open: boolean) => void;
+}
+
+function FeedCard({ post, index, total, commentsOpen, onCommentsOpenChange }: FeedCardProps) {
+  const onChange = useCallback(
+    (open: boolean) => {
+      onCommentsOpenChange(post._id, open);
+    },
+    [onCommentsOpenChange, post._id],
+  );
+  const position = useMemo(() => ({ index, total }), [index, total]);
+  return (
+    <PostCard
+      post={post}
+      position={position}
+      commentsOpen={commentsOpen}
+      onCommentsOpenChange={onChange}
+    />
+  );
+}
+
+function feedLabel(source: FeedSource): string {
+  switch (source.kind) {
+    case 'home':
+      return 'Home feed';
+    case 'explore':
+      return 'Explore posts';
+    case 'liked':
+      return 'Liked posts';
+    case 'bookmarks':
+      return 'Bookmarked posts';
+    case 'user':
+      return `Posts by @${source.username}`;
+  }
+}
+
+/**
+ * A list of posts: optional sort heading, 3 skeleton cards while the first page loads, the
+ * empty text, or the cards, loaded page by page as the member scrolls and virtualized so that
+ * thousands of them stay smooth. A failed load shows a message and Retry.
+ */
+export function PostFeed({ source, emptyText, showSort = false }: PostFeedProps) {
+  const [sort, setSort] = useState<PostSort>(DEFAULT_SORT);
+  const effectiveSort = source.kind === 'bookmarks' ? DEFAULT_SORT : sort;
+  const feed = usePostFeed(source, effectiveSort);
+  const posts = useMemo(() => flattenPages(feed.data), [feed.data]);
+  const { fetchNextPage, hasNextPage, isFetchingNextPage, isFetchNextPageError } = feed;
+  const loadMore = useCallback(() => {
+    void fetchNextPage({ cancelRefetch: false });
+  }, [fetchNextPage]);
+
+  let content;
+  if (feed.isPending) {
+    content = <PostSkeletons count={3} />;
+  } else if (feed.isError && posts.length === 0) {
+    content = (
+      <div className="feed__state feed__state--error" role="alert">
+        <AlertIcon size={28} />
+        <p>Posts could not be loaded.</p>
+        <Button
+          variant="secondary"
+          size="sm"
+          loading={feed.isFetching}
+          onClick={() => {
+            void feed.refetch();
+          }}
+        >
+          <RefreshIcon size={16} />
+          Retry
+        </Button>
+      </div>
+    );
+  } else if (posts.length === 0) {
+    content = <p className="feed__state feed__state--empty">{emptyText}</p>;
+  } else {
+    content = (
+      <VirtualPostList
+        posts={posts}
+        hasNextPage={hasNextPage}
+        isFetchingNextPage={isFetchingNextPage}
+        nextPageFailed={isFetchNextPageError}
+        fetchNextPage={loadMore}
+        label={feedLabel(source)}
+      />
+    );
+  }
+
+  return (
+    <div className="feed">
+      {showSort && <SortMenu value={sort} onChange={setSort} />}
+      {content}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import type { PostSort } from '@perch/contract';
+
+/** Where a list of posts comes from. */
+export type FeedSource =
+  | { kind: 'home' }
+  | { kind: 'explore' }
+  | { kind: 'liked' }
+  | { kind: 'bookmarks' }
+  | { kind: 'user'; username: string };
+
+export const DEFAULT_SORT: PostSort = 'latest';
+
+/**
+ * Query keys of everything post-shaped. Every list starts with `['posts', 'list']`, so one
+ * prefix reaches all of them; a single post is `['posts', 'detail', id]`.
+ */
+export const postKeys = {
+  all: ['posts'] as const,
+  lists: () => ['posts', 'list'] as const,
+  list: (source: FeedSource, sort: PostSort) => ['posts', 'list', source, sort] as const,
+  detail: (postId: string) => ['posts', 'detail', postId] as const,
+};
+
+export type PostListKey = ReturnType<typeof postKeys.list>;
+
+/** The source and sort of a `['posts', 'list', source, sort]` key, or null for any other key. */
+export function parseListKey(
+  queryKey: readonly unknown[],
+): { source: FeedSource; sort: PostSort } | null {
+  const [root, kind, source, sort] = queryKey;
+  if (root !== 'posts' || kind !== 'list') return null;
+  if (typeof source !== 'object' || source === null || !('kind' in source)) return null;
+  return {
+    source: source as FeedSource,
+    sort: typeof sort === 'string' ? (sort as PostSort) : DEFAULT_SORT,
+  };
+}

@@ -1,0 +1,140 @@
+import {
+  bookmarkMutationResponseSchema,
+  bookmarkPageSchema,
+  postDeleteResponseSchema,
+  postMutationResponseSchema,
+  postPageSchema,
+  postResponseSchema,
+  type BookmarkMutationResponse,
+  type PostDeleteResponse,
+  type PostInput,
+  type PostMutationResponse,
+  type PostPage,
+  type PostResponse,
+  type PostSort,
+} from '@perch/contract';
+import { apiRequest } from '../../lib/api';
+import type { FeedSource } from './postKeys';
+
+/** Mutations answer only what changed: the app keeps its own lists. */
+export const MINIMAL = { prefer: 'return=minimal' } as const;
+
+function listPath(source: FeedSource): string {
+  switch (source.kind) {
+    case 'home':
+      return '/api/posts/feed';
+    case 'explore':
+      return '/api/posts/explore';
+    case 'liked':
+      return '/api/posts/liked';
+    case 'bookmarks':
+      return '/api/users/bookmark';
+    case 'user':
+      return `/api/posts/user/${encodeURIComponent(source.username)}`;
+  }
+}
+
+export interface PageRequest {
+  source: FeedSource;
+  sort: PostSort;
+  cursor: string | null;
+  token: string;
+  signal?: AbortSignal;
+}
+
+/** One page of a list of posts. Bookmarks (always newest bookmark first) come back in the same shape. */
+export async function fetchPostPage({
+  source,
+  sort,
+  cursor,
+  token,
+  signal,
+}: PageRequest): Promise<PostPage> {
+  const params = new URLSearchParams();
+  if (source.kind !== 'bookmarks') params.set('sort', sort);
+  if (cursor !== null) params.set('cursor', cursor);
+  const query = params.toString();
+  const path = `${listPath(source)}${query === '' ? '' : `?${query}`}`;
+
+  if (source.kind === 'bookmarks') {
+    const page = await apiRequest(path, { token, signal, schema: bookmarkPageSchema });
+    return { posts: page.bookmarks, nextCursor: page.nextCursor };
+  }
+  return apiRequest(path, { token, signal, schema: postPageSchema });
+}
+
+export function fetchPost(
+  postId: string,
+  token: string,
+  signal?: AbortSignal,
+): Promise<PostResponse> {
+  return apiRequest(`/api/posts/${encodeURIComponent(postId)}`, {
+    token,
+    signal,
+    schema: postResponseSchema,
+  });
+}
+
+export function createPost(postData: PostInput, token: string): Promise<PostMutationResponse> {
+  return apiRequest('/api/posts', {
+    method: 'POST',
+    body: { postData },
+    token,
+    headers: MINIMAL,
+    schema: postMutationResponseSchema,
+  });
+}
+
+export function editPost(
+  postId: string,
+  postData: PostInput,
+  token: string,
+): Promise<PostMutationResponse> {
+  return apiRequest(`/api/posts/edit/${encodeURIComponent(postId)}`, {
+    method: 'POST',
+    body: { postData },
+    token,
+    headers: MINIMAL,
+    schema: postMutationResponseSchema,
+  });
+}
+
+export function deletePost(postId: string, token: string): Promise<PostDeleteResponse> {
+  return apiRequest(`/api/posts/${encodeURIComponent(postId)}`, {
+    method: 'DELETE',
+    token,
+    headers: MINIMAL,
+    schema: postDeleteResponseSchema,
+  });
+}
+
+export type LikeAction = 'like' | 'dislike';
+
+export function likePost(
+  postId: string,
+  action: LikeAction,
+  token: string,
+): Promise<PostMutationResponse> {
+  return apiRequest(`/api/posts/${action}/${encodeURIComponent(postId)}`, {
+    method: 'POST',
+    token,
+    headers: MINIMAL,
+    schema: postMutationResponseSchema,
+  });
+}
+
+export type BookmarkAction = 'add' | 'remove';
+
+export function bookmarkPost(
+  postId: string,
+  action: BookmarkAction,
+  token: string,
+): Promise<BookmarkMutationResponse> {
+  const verb = action === 'add' ? 'bookmark' : 'remove-bookmark';
+  return apiRequest(`/api/users/${verb}/${encodeURIComponent(postId)}`, {
+    method: 'POST',
+    token,
+    headers: MINIMAL,
+    schema: bookmarkMutationResponseSchema,
+  });
+}

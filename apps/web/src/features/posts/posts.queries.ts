@@ -1,0 +1,288 @@
+import type { Post, PostInput, PostSort, User } from '@perch/contract';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { isApiError } from '../../lib/api';
+import { uploadImage } from '../../lib/upload';
+import { useRequiredSession } from '../auth/SessionProvider';
+import { postMessages } from './messages';
+import {
+  bookmarkPost,
+  createPost,
+  deletePost,
+  editPost,
+  fetchPostPage,
+  likePost,
+  type BookmarkAction,
+  type LikeAction,
+} from './posts.api';
+import {
+  findCachedPost,
+  insertPostIntoLists,
+  isSource,
+  removePostFromLists,
+  restoreRemovedPosts,
+  updatePostInCaches,
+  type RemovedFrom,
+} from './postCache';
+import { postKeys, type FeedSource } from './postKeys';
+
+/** A list of posts, loaded page by page with the cursor of the previous page. */
+export function usePostFeed(source: FeedSource, sort: PostSort) {
+  const { token } = useRequiredSession();
+  return useInfiniteQuery({
+    queryKey: postKeys.list(source, sort),
+    queryFn: ({ pageParam, signal }) =>
+      fetchPostPage({ source, sort, cursor: pageParam, token, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+  });
+}
+
+/** Member data showing a post count (e.g. a profile) is stale once the member posts or deletes. */
+function invalidateMemberCounts(queryClient: QueryClient, username: string): void {
+  void queryClient.invalidateQueries({
+    predicate: ({ queryKey }) => queryKey[0] === 'users' && queryKey.includes(username),
+  });
+}
+
+/** A picked image and what happens to it: kept as it is, removed, or replaced by a new file. */
+export type ImageChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'replace'; file: File };
+
+export interface PublishVariables {
+  content: string;
+  image: File | null;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Creates a post (uploading its image first) and puts it at its place in the member's lists. */
+export function useCreatePost() {
+  const { token, user } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'create'],
+    mutationFn: async ({ content, image, onProgress }: PublishVariables) => {
+      const mediaURL = image
+        ? (await uploadImage(image, { token, purpose: 'post', onProgress })).url
+        : null;
+      const postData: PostInput = { content, mediaURL };
+      return createPost(postData, token);
+    },
+    onSuccess: ({ post }) => {
+      insertPostIntoLists(
+        queryClient,
+        post,
+        (source) =>
+          source.kind === 'home' || (source.kind === 'user' && source.username === user.username),
+      );
+      invalidateMemberCounts(queryClient, user.username);
+      toast.success(postMessages.created);
+    },
+    onError: () => {
+      toast.error(postMessages.createFailed);
+    },
+  });
+}
+
+export interface EditVariables {
+  post: Post;
+  content: string;
+  image: ImageChange;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Saves an edited post (uploading a replacement image first) and updates it everywhere. */
+export function useEditPost() {
+  const { token } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'edit'],
+    mutationFn: async ({ post, content, image, onProgress }: EditVariables) => {
+      const postData: PostInput = { content };
+      if (image.kind === 'remove') postData.mediaURL = null;
+      if (image.kind === 'replace') {
+        const upload = await uploadImage(image.file, { token, purpose: 'post', onProgress });
+        postData.mediaURL = upload.url;
+      }
+      return editPost(post._id, postData, token);
+    },
+    onSuccess: ({ post }) => {
+      updatePostInCaches(queryClient, post._id, (cached) => ({
+        ...cached,
+        content: post.content,
+        mediaURL: post.mediaURL,
+        updatedAt: post.updatedAt,
+      }));
+      toast.success(postMessages.edited);
+    },
+    onError: () => {
+      toast.error(postMessages.editFailed);
+    },
+  });
+}
+
+/** Deletes a post and takes it out of every list. */
+export function useDeletePost() {
+  const { token, user } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'delete'],
+    mutationFn: (postId: string) => deletePost(postId, token),
+    onSuccess: ({ postId }) => {
+      removePostFromLists(queryClient, postId);
+      queryClient.removeQueries({ queryKey: postKeys.detail(postId), exact: true });
+      queryClient.removeQueries({ queryKey: ['comments', postId], exact: true });
+      invalidateMemberCounts(queryClient, user.username);
+      toast.success(postMessages.deleted);
+    },
+    onError: () => {
+      toast.error(postMessages.deleteFailed);
+    },
+  });
+}
+
+interface OptimisticContext {
+  previous: Post | undefined;
+  removed: RemovedFrom[];
+  added: boolean;
+}
+
+/** The post as it looks once the viewer likes (or stops liking) it. */
+export function withLike(
+  post: Post,
+  action: LikeAction,
+  viewer: Pick<User, '_id' | 'username'>,
+): Post {
+  const likedBy = post.likes.likedBy.filter((ref) => ref._id !== viewer._id);
+  if (action === 'like') {
+    if (post.likedByViewer) return post;
+    return {
+      ...post,
+      likedByViewer: true,
+      likes: {
+        ...post.likes,
+        likeCount: post.likes.likeCount + 1,
+        likedBy: [...likedBy, { _id: viewer._id, username: viewer.username }],
+      },
+    };
+  }
+  if (!post.likedByViewer) return post;
+  return {
+    ...post,
+    likedByViewer: false,
+    likes: { ...post.likes, likeCount: Math.max(0, post.likes.likeCount - 1), likedBy },
+  };
+}
+
+/** A refused toggle means this tab's view was out of date: fetch the truth again. */
+function resyncAfterConflict(queryClient: QueryClient, error: unknown): void {
+  if (isApiError(error) && error.status === 400) {
+    void queryClient.invalidateQueries({ queryKey: postKeys.all });
+  }
+}
+
+/**
+ * Likes or unlikes a post at once in every list it shows in (and in the liked list), then
+ * confirms with the server; a failure puts everything back and says why. Toggles of one post
+ * reach the server in the order they were made.
+ */
+export function useToggleLike(postId: string) {
+  const { token, user } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'like'],
+    scope: { id: `posts:like:${postId}` },
+    mutationFn: (action: LikeAction) => likePost(postId, action, token),
+    onMutate: (action): OptimisticContext => {
+      const previous = findCachedPost(queryClient, postId);
+      updatePostInCaches(queryClient, postId, (post) => withLike(post, action, user));
+      const current = findCachedPost(queryClient, postId);
+      let removed: RemovedFrom[] = [];
+      let added = false;
+      if (action === 'like' && current) {
+        insertPostIntoLists(queryClient, current, isSource('liked'));
+        added = true;
+      } else if (action === 'dislike') {
+        removed = removePostFromLists(queryClient, postId, isSource('liked'));
+      }
+      return { previous, removed, added };
+    },
+    onSuccess: ({ post }) => {
+      updatePostInCaches(queryClient, postId, (cached) => ({
+        ...cached,
+        likes: post.likes,
+        likedByViewer: post.likedByViewer,
+      }));
+    },
+    onError: (error, action, context) => {
+      if (context?.previous) {
+        const { likes, likedByViewer } = context.previous;
+        updatePostInCaches(queryClient, postId, (post) => ({ ...post, likes, likedByViewer }));
+      }
+      if (context?.added) removePostFromLists(queryClient, postId, isSource('liked'));
+      if (context) restoreRemovedPosts(queryClient, context.removed);
+      if (action === 'like') {
+        const alreadyLiked = isApiError(error) && error.status === 400;
+        toast.error(alreadyLiked ? postMessages.alreadyLiked : postMessages.likeFailed);
+      } else {
+        toast.error(postMessages.dislikeFailed);
+      }
+      resyncAfterConflict(queryClient, error);
+    },
+  });
+}
+
+/**
+ * Bookmarks a post or removes its bookmark at once everywhere (the bookmarks list gains or
+ * loses it), then confirms with the server; a failure puts everything back and says why.
+ */
+export function useToggleBookmark(postId: string) {
+  const { token } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'bookmark'],
+    scope: { id: `posts:bookmark:${postId}` },
+    mutationFn: (action: BookmarkAction) => bookmarkPost(postId, action, token),
+    onMutate: (action): OptimisticContext => {
+      const previous = findCachedPost(queryClient, postId);
+      const bookmarkedByViewer = action === 'add';
+      updatePostInCaches(queryClient, postId, (post) => ({ ...post, bookmarkedByViewer }));
+      const current = findCachedPost(queryClient, postId);
+      let removed: RemovedFrom[] = [];
+      let added = false;
+      if (action === 'add' && current) {
+        insertPostIntoLists(queryClient, current, isSource('bookmarks'), 'top');
+        added = true;
+      } else if (action === 'remove') {
+        removed = removePostFromLists(queryClient, postId, isSource('bookmarks'));
+      }
+      return { previous, removed, added };
+    },
+    onSuccess: ({ post }, action) => {
+      updatePostInCaches(queryClient, postId, (cached) => ({
+        ...cached,
+        bookmarkedByViewer: post.bookmarkedByViewer,
+      }));
+      if (action === 'add') toast.success(postMessages.bookmarked);
+    },
+    onError: (error, action, context) => {
+      if (context?.previous) {
+        const { bookmarkedByViewer } = context.previous;
+        updatePostInCaches(queryClient, postId, (post) => ({ ...post, bookmarkedByViewer }));
+      }
+      if (context?.added) removePostFromLists(queryClient, postId, isSource('bookmarks'));
+      if (context) restoreRemovedPosts(queryClient, context.removed);
+      const conflict = isApiError(error) && error.status === 400;
+      if (action === 'add') {
+        toast.error(conflict ? postMessages.alreadyBookmarked : postMessages.bookmarkFailed);
+      } else {
+        toast.error(conflict ? postMessages.notBookmarked : postMessages.bookmarkFailed);
+      }
+      resyncAfterConflict(queryClient, error);
+    },
+  });
+}

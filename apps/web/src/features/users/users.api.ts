@@ -1,0 +1,79 @@
+import {
+  followResponseSchema,
+  userPageSchema,
+  userResponseSchema,
+  type FollowResponse,
+  type UserEditBody,
+  type UserPage,
+  type UserResponse,
+} from '@perch/contract';
+import { apiRequest } from '../../lib/api';
+
+interface CallOptions {
+  token?: string | null;
+  signal?: AbortSignal;
+}
+
+/** Longest search text the server accepts. */
+export const SEARCH_TEXT_MAX = 100;
+
+/** Members whose username, first or last name contains `q` (any case), in username order. */
+export function searchUsers(
+  q: string,
+  { limit, token, signal }: CallOptions & { limit?: number } = {},
+): Promise<UserPage> {
+  const params = new URLSearchParams({ q: q.slice(0, SEARCH_TEXT_MAX) });
+  if (limit !== undefined) params.set('limit', String(limit));
+  return apiRequest(`/api/users?${params.toString()}`, { token, signal, schema: userPageSchema });
+}
+
+/** Who to follow: members the viewer does not follow yet, most followed first. */
+export function fetchSuggestions({
+  limit,
+  token,
+  signal,
+}: CallOptions & { limit?: number }): Promise<UserPage> {
+  const query = limit === undefined ? '' : `?limit=${String(limit)}`;
+  return apiRequest(`/api/users/suggestions${query}`, { token, signal, schema: userPageSchema });
+}
+
+/** One member by username (any case); with a token the answer says whether the viewer follows them. */
+export function fetchProfile(
+  username: string,
+  { token, signal }: CallOptions = {},
+): Promise<UserResponse> {
+  return apiRequest(`/api/users/${encodeURIComponent(username)}`, {
+    token,
+    signal,
+    schema: userResponseSchema,
+  });
+}
+
+/** Saves the signed-in member's names, bio and avatar; answers their updated record. */
+export function editProfile(
+  userData: UserEditBody['userData'],
+  token: string,
+): Promise<UserResponse> {
+  return apiRequest('/api/users/edit', {
+    method: 'POST',
+    body: { userData } satisfies UserEditBody,
+    token,
+    schema: userResponseSchema,
+  });
+}
+
+export function followUser(userId: string, token: string): Promise<FollowResponse> {
+  return apiRequest(`/api/users/follow/${encodeURIComponent(userId)}`, {
+    method: 'POST',
+    token,
+    schema: followResponseSchema,
+  });
+}
+
+export function unfollowUser(userId: string, token: string): Promise<FollowResponse> {
+  return apiRequest(`/api/users/unfollow/${encodeURIComponent(userId)}`, {
+    method: 'POST',
+    token,
+    schema: followResponseSchema,
+  });
+}
