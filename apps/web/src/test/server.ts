@@ -1,4 +1,18 @@
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
+/**
+ * Answers for the lists every signed-in screen loads (feeds, who to follow), so that a test about
+ * something else needs no handlers for them. Tests override them with `server.use`.
+ */
+const emptyListHandlers = [
+  http.get('*/api/posts/feed', () => HttpResponse.json({ posts: [], nextCursor: null })),
+  http.get('*/api/posts/explore', () => HttpResponse.json({ posts: [], nextCursor: null })),
+  http.get('*/api/posts/liked', () => HttpResponse.json({ posts: [], nextCursor: null })),
+  http.get('*/api/posts/user/:username', () => HttpResponse.json({ posts: [], nextCursor: null })),
+  http.get('*/api/users/bookmark', () => HttpResponse.json({ bookmarks: [], nextCursor: null })),
+  http.get('*/api/users/suggestions', () => HttpResponse.json({ users: [], nextCursor: null })),
+];
+
 /** Mock API for component tests; each test adds the handlers it needs with `server.use`. */
-export const server = setupServer();
+export const server = setupServer(...emptyListHandlers);
