@@ -94,9 +94,21 @@ describe('assertUsableMediaUrl', () => {
     await assertUsableMediaUrl(t.app.db, alice.user._id, media.url);
   });
 
-  it('passes the demo images', async () => {
+  it('passes the demo images the demo data shows, and no made-up demo address', async () => {
+    const now = Date.now();
+    await t.app.db
+      .insertInto('posts')
+      .values({
+        id: newId(now),
+        user_id: bob.user._id,
+        content: 'demo picture',
+        media_url: '/media/demo/sunrise.svg',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     await assertUsableMediaUrl(t.app.db, alice.user._id, '/media/demo/sunrise.svg');
-    await assertUsableMediaUrl(t.app.db, alice.user._id, '/media/demo/avatar-guest.svg');
+    await expectRefused(alice, '/media/demo/not-there.svg');
   });
 
   it("refuses another member's upload until they upload the same picture", async () => {

@@ -117,7 +117,7 @@ export async function uploadMedia(
 }
 
 /**
- * Passes null, an image this member uploaded, and the seeded demo images; anything else throws
+ * Passes null, an image this member uploaded, and the demo images the demo data shows; anything else throws
  * AppError 400 'Images must be uploaded to Perch first.'. Another member's upload is refused too:
  * uploading the same picture gives this member its own claim to the same URL.
  *
@@ -130,7 +130,11 @@ export async function assertUsableMediaUrl(
   url: string | null | undefined,
 ): Promise<void> {
   if (url === null || url === undefined) return;
-  if (isDemoMediaUrl(url)) return;
+  if (isDemoMediaUrl(url)) {
+    // Demo images exist only as far as the demo data shows them.
+    if (await repo.isMediaReferenced(db, url)) return;
+    throw badRequest(MediaMessages.notUploaded);
+  }
   if (!isUploadUrl(url)) throw badRequest(MediaMessages.notUploaded);
   await repo.lockMediaUrl(db, url, 'shared');
   const row = await repo.findMediaOf(db, viewerId, url);
