@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      if (address === null || typeof address === 'string') {
+        probe.close();
+        reject(new Error('no free port'));
+        return;
+      }
+      probe.close(() => {
+        resolve(address.port);
+      });
+    });
+  });
+}
+
+/** VmRSS and VmHWM (peak) of a process, in bytes; null once it is gone. */
+export function memoryOf(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+  } catch {
+    return null;
+  }
+}
+
+export interface RunningServer {
+  name: string;
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** Highest VmRSS seen by the sampler. */
+  maxSampledRss: () => number;
+  logs: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Starts a server process and waits until `healthPath` answers 200. */
+export async function startServer(options: {
+  name: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  port: number;
+  healthPath: string;
+  cwd: string;
+  timeoutMs?: number;
+}): Promise<RunningServer> {
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.splice(0, output.length - 200);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`${options.name}: could not start ${options.command}`);
+
+  let maxRss = 0;
+  const sampler = setInterval(() => {
+    const memory = memoryOf(pid);
+    if (memory) maxRss = Math.max(maxRss, memory.rss);
+  }, 250);
+  sampler.unref();
+
+  const url = `http://127.0.0.1:${options.port}`;
+  const logs = () => output.join('').split('\n').slice(-40).join('\n');
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      clearInterval(sampler);
+      resolve();
+    });
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killed = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
+    if (!killed) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${options.name} exited during start-up:\n${logs()}`);
+    }
+    try {
+      const response = await fetch(url + options.healthPath, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${options.name} did not answer ${options.healthPath} in time:\n${logs()}`);
+    }
+    await sleep(100);
+  }
+  return { name: options.name, url, pid, child, maxSampledRss: () => maxRss, logs, stop };
+}
+
+/** Waits until the server answers `path` quickly again (work queued by a previous run is done). */
+export async function settle(url: string, path: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let quick = 0;
+  while (Date.now() < deadline && quick < 3) {
+    const started = performance.now();
+    try {
+      await fetch(url + path, { signal: AbortSignal.timeout(timeoutMs) });
+    } catch {
+      // keep polling
+    }
+    quick = performance.now() - started < 20 ? quick + 1 : 0;
+    if (quick < 3) await sleep(50);
+  }
+}
