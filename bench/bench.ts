@@ -798,7 +798,7 @@ async function main(): Promise<void> {
     table[0]?.map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length))) ?? [];
   log();
   log(
-    `Results: ${variant}, ${formatCount(posts)} posts, ${formatCount(meta?.members ?? allMembers.length)} members; req/s with ${THROUGHPUT_CONNECTIONS} connections, latency with ${LATENCY_CONNECTIONS}`,
+    `Results: ${variant}, ${formatCount(posts)} posts, ${formatCount(meta?.members ?? allMembers.length)} members, ${process.env.WORKERS ?? '1'} server process(es); req/s with ${THROUGHPUT_CONNECTIONS} connections, latency with ${LATENCY_CONNECTIONS}`,
   );
   for (const [i, row] of table.entries()) {
     log(

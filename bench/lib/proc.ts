@@ -26,13 +26,36 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** VmRSS and VmHWM (peak) of a process, in bytes; null once it is gone. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * VmRSS and VmHWM (peak) of a process and all its descendants (a server run with WORKERS > 1 is a
+ * supervisor and its workers), in bytes; null once it is gone. The peak is the sum of each
+ * process's own peak: an upper bound of what they held at one moment.
+ */
 export function memoryOf(pid: number): { rss: number; peak: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string) =>
       Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-    return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+    const total = { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+    for (const child of childrenOf(pid)) {
+      const memory = memoryOf(child);
+      if (memory) {
+        total.rss += memory.rss;
+        total.peak += memory.peak;
+      }
+    }
+    return total;
   } catch {
     return null;
   }

@@ -44,6 +44,17 @@ export function mediaDirOf(config: Pick<AppConfig, 'dataDir'>): string {
   return path.resolve(config.dataDir, 'media');
 }
 
+/** Brings the database to the latest schema and, when configured, fills an empty one with demo data. */
+export async function prepareDatabase(database: DatabaseHandle, config: AppConfig): Promise<void> {
+  await migrateToLatest(database.db as Kysely<unknown>);
+  if (config.seedDemoData) {
+    await seedDemoDataIfEmpty(database.db, {
+      passwordHashCost: config.passwordHashCost,
+      mediaDir: mediaDirOf(config),
+    });
+  }
+}
+
 /** Builds the whole app on a migrated database, ready to listen or to be injected into. */
 export async function buildApp(
   config: AppConfig,
@@ -51,13 +62,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const database = options.database ?? createDatabase(targetFromConfig(config));
   try {
-    await migrateToLatest(database.db as Kysely<unknown>);
-    if (config.seedDemoData) {
-      await seedDemoDataIfEmpty(database.db, {
-        passwordHashCost: config.passwordHashCost,
-        mediaDir: mediaDirOf(config),
-      });
-    }
+    await prepareDatabase(database, config);
   } catch (error) {
     await database.db.destroy();
     throw error;

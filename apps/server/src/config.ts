@@ -26,6 +26,8 @@ export interface AppConfig {
   logLevel: string;
   /** Built web app to serve; null serves the API only. */
   webDir: string | null;
+  /** Server processes sharing the port; more than one uses more cores (see server.ts). */
+  workers: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -81,6 +83,12 @@ const envSchema = z.object({
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   WEB_DIR: z.string().optional(),
+  WORKERS: z.coerce
+    .number({ error: 'WORKERS must be a number' })
+    .int('WORKERS must be a whole number')
+    .min(1, 'WORKERS must be at least 1')
+    .max(64, 'WORKERS must be at most 64')
+    .default(1),
 });
 
 /** Reads the environment; a bad setting throws a ConfigError with a one-line reason. */
@@ -105,5 +113,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     mediaSweepIntervalMinutes: e.MEDIA_SWEEP_MINUTES,
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR === undefined ? defaults.webDir : e.WEB_DIR === '' ? null : e.WEB_DIR,
+    workers: e.WORKERS,
   };
 }

@@ -1,16 +1,19 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from './app';
+import { buildApp, prepareDatabase } from './app';
 import { ConfigError, loadConfig, type AppConfig } from './config';
+import { createDatabase, targetFromConfig } from './db/database';
+import { resolveJwtSecret } from './plugins/auth';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Both src/server.ts and dist/server.js sit two levels below apps/.
 const defaultWebDir = path.resolve(here, '../../web/dist');
+const WORKER_INDEX = 'PERCH_WORKER_INDEX';
 
-async function main(): Promise<void> {
-  let config: AppConfig;
+function readConfig(): AppConfig {
   try {
-    config = loadConfig(process.env, { webDir: defaultWebDir });
+    return loadConfig(process.env, { webDir: defaultWebDir });
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`perch: ${error.message}`);
@@ -18,7 +21,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+}
 
+/** Serves requests in this process until SIGINT or SIGTERM, then closes gracefully. */
+async function serve(config: AppConfig): Promise<void> {
   const app = await buildApp(config);
   let closing = false;
   const shutdown = (signal: string) => {
@@ -41,8 +47,62 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => {
     shutdown('SIGTERM');
   });
-
   await app.listen({ port: config.port, host: config.host });
+}
+
+/**
+ * With WORKERS > 1 this process prepares the database and the token secret once, then runs that
+ * many server processes sharing the port (SQLite in WAL mode serves readers from all of them;
+ * writes take turns). A worker that dies is replaced.
+ */
+async function supervise(config: AppConfig): Promise<void> {
+  const database = createDatabase(targetFromConfig(config));
+  try {
+    await prepareDatabase(database, config);
+  } finally {
+    await database.db.destroy();
+  }
+  resolveJwtSecret(config);
+
+  let stopping = false;
+  const fork = (index: number) => {
+    cluster.fork({ [WORKER_INDEX]: String(index) }).on('exit', (code, signal) => {
+      if (stopping) return;
+      console.error(
+        `perch: worker ${index} exited (code ${code}, signal ${signal}); starting another`,
+      );
+      fork(index);
+    });
+  };
+  for (let index = 0; index < config.workers; index += 1) fork(index);
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {});
+    let running = workers.length;
+    if (running === 0) process.exit(0);
+    for (const worker of workers) {
+      worker?.once('exit', () => {
+        running -= 1;
+        if (running === 0) process.exit(0);
+      });
+      worker?.process.kill('SIGTERM');
+    }
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  if (config.workers > 1 && cluster.isPrimary) {
+    await supervise(config);
+    return;
+  }
+  // One process sweeps unused uploads; the others leave it to that one.
+  const sweeps = cluster.isPrimary || process.env[WORKER_INDEX] === '0';
+  await serve(sweeps ? config : { ...config, mediaSweepIntervalMinutes: 0 });
 }
 
 main().catch((error: unknown) => {

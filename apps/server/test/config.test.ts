@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       jwtSecret: null,
       seedDemoData: true,
       webDir: '/srv/web',
+      workers: 1,
     });
   });
 
@@ -42,6 +43,8 @@ describe('loadConfig', () => {
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters'],
     [{ SEED: 'lots' }, 'SEED must be "demo" or "none"'],
     [{ PASSWORD_HASH_COST: '1000' }, 'PASSWORD_HASH_COST must be a power of two'],
+    [{ WORKERS: '0' }, 'WORKERS must be at least 1'],
+    [{ WORKERS: 'many' }, 'WORKERS must be a number'],
   ])('stops with a one-line reason for %o', (env, reason) => {
     expect(() => load(env)).toThrow(ConfigError);
     expect(() => load(env)).toThrow(reason);

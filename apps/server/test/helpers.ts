@@ -28,6 +28,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     mediaSweepIntervalMinutes: 0,
     logLevel: 'silent',
     webDir: null,
+    workers: 1,
     ...overrides,
   };
 }
