@@ -2,7 +2,8 @@ import type { SVGProps } from 'react';
 
 export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-function Icon({ size = 24, children, ...props }: IconProps) {
+/** The frame every icon shares: a 24-unit stroked outline, hidden from assistive technology. */
+export function Icon({ size = 24, children, ...props }: IconProps) {
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
