@@ -8,7 +8,7 @@ import { ErrorMessages } from '@perch/contract';
 import type { AppConfig } from '../config';
 import { notFound, unauthorized } from '../lib/errors';
 import type { Viewer } from '../modules/auth/auth.service';
-import { findUserById } from '../modules/users/users.repository';
+import { findViewerById } from '../modules/users/users.repository';
 
 interface TokenPayload {
   username: string;
@@ -81,9 +81,9 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
     if (typeof payload.sub !== 'string' || typeof payload.username !== 'string') {
       throw unauthorized(ErrorMessages.invalidToken);
     }
-    const user = await findUserById(app.db, payload.sub);
-    if (!user) throw notFound(ErrorMessages.notRegistered);
-    return { id: user.id, username: user.username };
+    const viewer = await findViewerById(app.db, payload.sub);
+    if (!viewer) throw notFound(ErrorMessages.notRegistered);
+    return viewer;
   }
 
   app.decorate('authenticate', async (request: FastifyRequest) => {

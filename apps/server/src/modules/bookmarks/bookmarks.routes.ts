@@ -1,6 +1,6 @@
 import { pageQuerySchema, postIdParamsSchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { wantsMinimal } from '../../lib/prefer';
+import { withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../plugins/auth';
 import { createBookmarksService } from './bookmarks.service';
 
@@ -16,11 +16,11 @@ export const bookmarksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/bookmark/:postId', { ...auth, schema: byPost }, async (req) => {
     const viewer = viewerOf(req);
     const post = await bookmarks.add(viewer, req.params.postId);
-    return wantsMinimal(req) ? { post } : { post, bookmarks: await bookmarks.firstPage(viewer) };
+    return withFirstPage(req, { post }, 'bookmarks', () => bookmarks.firstPage(viewer));
   });
   app.post('/remove-bookmark/:postId', { ...auth, schema: byPost }, async (req) => {
     const viewer = viewerOf(req);
     const post = await bookmarks.remove(viewer, req.params.postId);
-    return wantsMinimal(req) ? { post } : { post, bookmarks: await bookmarks.firstPage(viewer) };
+    return withFirstPage(req, { post }, 'bookmarks', () => bookmarks.firstPage(viewer));
   });
 };

@@ -4,8 +4,9 @@ import {
   pageQuerySchema,
   postIdParamsSchema,
 } from '@perch/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { wantsMinimal } from '../../lib/prefer';
+import { withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../plugins/auth';
 import { createPostsService } from '../posts/posts.service';
 import { createCommentsService } from './comments.service';
@@ -16,8 +17,8 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = { preHandler: app.authenticate };
 
   /** Comment mutations answer 201; unless minimal, with the latest posts as the original API did. */
-  const withPosts = async (req: Parameters<typeof viewerOf>[0], body: object) =>
-    wantsMinimal(req) ? body : { ...body, posts: await posts.latestPage(viewerOf(req)) };
+  const withPosts = (req: FastifyRequest, body: object) =>
+    withFirstPage(req, body, 'posts', () => posts.latestPage(viewerOf(req)));
 
   app.get(
     '/:postId',
@@ -71,9 +72,9 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
         const viewer = viewerOf(req);
         const { postId, commentId } = req.params;
         const comment = await comments.vote(viewer, postId, commentId, direction);
-        const body = wantsMinimal(req)
-          ? { comment }
-          : { comment, comments: await comments.firstPage(postId, viewer) };
+        const body = await withFirstPage(req, { comment }, 'comments', () =>
+          comments.firstPage(postId, viewer),
+        );
         return reply.status(201).send(body);
       },
     );

@@ -1,10 +1,10 @@
 import type { Post } from '@perch/contract';
 import { toIso } from '../../lib/time';
-import { truthy } from '../users/users.mapper';
+import { sqlBoolean } from '../../lib/sql-boolean';
 import type { PostCardRow } from './posts.repository';
 
 export function toPost(row: PostCardRow, viewer: { id: string; username: string } | null): Post {
-  const liked = viewer !== null && truthy(row.liked);
+  const liked = viewer !== null && sqlBoolean(row.liked);
   return {
     _id: row.id,
     content: row.content,
@@ -27,6 +27,6 @@ export function toPost(row: PostCardRow, viewer: { id: string; username: string 
     },
     commentCount: row.comment_count,
     likedByViewer: liked,
-    bookmarkedByViewer: viewer !== null && truthy(row.bookmarked),
+    bookmarkedByViewer: viewer !== null && sqlBoolean(row.bookmarked),
   };
 }

@@ -5,8 +5,9 @@ import {
   postIdParamsSchema,
   usernameParamsSchema,
 } from '@perch/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { wantsMinimal } from '../../lib/prefer';
+import { withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../plugins/auth';
 import { releaseMediaIfUnused } from '../media/media.service';
 import { createPostsService } from './posts.service';
@@ -40,9 +41,9 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     post: await posts.card(req.params.postId, req.viewer),
   }));
 
-  /** Every post mutation answers 201 with the changed post, plus the latest page unless minimal. */
-  const answer = async (req: Parameters<typeof viewerOf>[0], body: object) =>
-    wantsMinimal(req) ? body : { ...body, posts: await posts.latestPage(viewerOf(req)) };
+  /** Every post mutation answers 201 with what changed, plus the latest posts unless minimal. */
+  const answer = (req: FastifyRequest, body: object) =>
+    withFirstPage(req, body, 'posts', () => posts.latestPage(viewerOf(req)));
 
   app.post('/', { ...auth, schema: { body: postBodySchema } }, async (req, reply) => {
     const post = await posts.create(viewerOf(req), req.body.postData);

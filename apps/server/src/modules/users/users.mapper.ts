@@ -2,9 +2,6 @@ import type { User } from '@perch/contract';
 import type { UserRow } from '../../db/schema';
 import { toIso } from '../../lib/time';
 
-/** SQLite answers 0/1 for EXISTS, PostgreSQL true/false. */
-export const truthy = (value: unknown): boolean => value === true || value === 1 || value === '1';
-
 /** The wire shape of a member; the email is shown only to its owner, the password hash never. */
 export function toUser(
   row: UserRow,

@@ -10,6 +10,14 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Who a verified token speaks for, if that member still exists: the check every request makes. */
+export function findViewerById(
+  db: Db,
+  id: string,
+): Promise<{ id: string; username: string } | undefined> {
+  return db.selectFrom('users').select(['id', 'username']).where('id', '=', id).executeTakeFirst();
+}
+
 /** Usernames are matched regardless of case, as the unique index on lower(username) does. */
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db

@@ -13,7 +13,8 @@ import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import type { Viewer } from '../auth/auth.service';
 import { assertUsableMediaUrl } from '../media/media.service';
-import { toUser, truthy } from './users.mapper';
+import { sqlBoolean } from '../../lib/sql-boolean';
+import { toUser } from './users.mapper';
 import * as repo from './users.repository';
 
 type Db = Kysely<Database>;
@@ -22,7 +23,7 @@ type ProfileChanges = UserEditBody['userData'];
 function listed(row: repo.ListedUserRow, viewer: Viewer | null): User {
   return toUser(row, {
     includeEmail: viewer?.id === row.id,
-    followedByViewer: viewer ? truthy(row.followed) : undefined,
+    followedByViewer: viewer ? sqlBoolean(row.followed) : undefined,
   });
 }
 
