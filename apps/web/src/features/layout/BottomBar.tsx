@@ -15,7 +15,7 @@ function BottomLink({ item }: { item: NavItem }) {
       <NavLink
         to={item.to}
         end={item.end}
-        className="bottom-bar__item"
+        className="icon-btn bottom-bar__item"
         aria-label={item.shortLabel}
       >
         <Icon size={24} />
@@ -41,7 +41,7 @@ export function BottomBar({ onCreatePost }: BottomBarProps) {
         <li>
           <button
             type="button"
-            className="bottom-bar__item bottom-bar__item--accent"
+            className="icon-btn bottom-bar__item bottom-bar__item--accent"
             aria-label="New post"
             onClick={onCreatePost}
           >
@@ -52,7 +52,12 @@ export function BottomBar({ onCreatePost }: BottomBarProps) {
           <BottomLink key={item.to} item={item} />
         ))}
         <li>
-          <button type="button" className="bottom-bar__item" aria-label="Log out" onClick={logout}>
+          <button
+            type="button"
+            className="icon-btn bottom-bar__item"
+            aria-label="Log out"
+            onClick={logout}
+          >
             <LogoutIcon size={24} />
           </button>
         </li>
