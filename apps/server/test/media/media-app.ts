@@ -2,9 +2,8 @@ import type { MediaUploadResponse } from '@perch/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { mediaDirOf } from '../../src/app';
 import type { AppConfig } from '../../src/config';
-import { mediaPlugin } from '../../src/modules/media/media.plugin';
 import { mediaRoutes, type MediaRoutesOptions } from '../../src/modules/media/media.routes';
-import { createDiskMediaStore, type MediaStore } from '../../src/modules/media/media.store';
+import type { MediaStore } from '../../src/modules/media/media.store';
 import { createTestApp, type TestApp } from '../helpers';
 import { multipart, type Part } from './fixtures';
 
@@ -14,25 +13,15 @@ export interface MediaTestApp extends TestApp {
 }
 
 /**
- * The test app with the media plugin and routes, added here when the app does not register them
- * itself. The sweeper does not run on a timer in tests: they call sweepOrphanMedia directly.
+ * The test app and where it keeps media. The sweeper does not run on a timer in tests (the test
+ * config turns it off): they call sweepOrphanMedia directly. Upload limits are tested on a route
+ * of their own (see rate-limit.test.ts), as the test config turns the app's limit off.
  */
 export async function createMediaTestApp(
   overrides: Partial<AppConfig> = {},
 ): Promise<MediaTestApp> {
   const t = await createTestApp(overrides);
-  const mediaDir = mediaDirOf(t.config);
-  if (!t.app.hasDecorator('mediaStore')) {
-    await t.app.register(mediaPlugin, {
-      store: createDiskMediaStore(mediaDir),
-      sweepIntervalMs: 0,
-    });
-  }
-  if (!t.app.hasRoute({ method: 'POST', url: '/api/media' })) {
-    // Limits are tested on a route of their own (see rate-limit.test.ts).
-    await t.app.register(mediaRoutes, { prefix: '/api/media', uploadsPerMinute: 0 });
-  }
-  return { ...t, store: t.app.mediaStore, mediaDir };
+  return { ...t, store: t.app.mediaStore, mediaDir: mediaDirOf(t.config) };
 }
 
 /** The upload route once more under another path, with options of the test's choosing. */
