@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createDatabase, type DatabaseHandle } from '../src/db/database';
@@ -62,5 +61,3 @@ export async function createTestDatabase(dataDir: string): Promise<TestDatabase>
     },
   };
 }
-
-export const tempRoot = (): string => os.tmpdir();

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /** Times are milliseconds since the epoch, stored as integers on both databases. */
 export interface UsersTable {
@@ -93,7 +93,4 @@ export interface Database {
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
-export type PostRow = Selectable<PostsTable>;
-export type CommentRow = Selectable<CommentsTable>;
 export type MediaRow = Selectable<MediaTable>;
