@@ -13,24 +13,29 @@ import { createDatabase, targetFromConfig, type DatabaseHandle } from './db/data
 import { migrateToLatest } from './db/migrate';
 import type { Database } from './db/schema';
 import { seedDemoDataIfEmpty } from './db/seed';
+import { authPlugin } from './auth/auth.plugin';
+import { createInfrastructure } from './infra';
 import { authRoutes } from './modules/auth/auth.routes';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes';
 import { commentsRoutes } from './modules/comments/comments.routes';
+import { eventsRoutes } from './modules/events/events.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { mediaPlugin } from './modules/media/media.plugin';
 import { mediaRoutes } from './modules/media/media.routes';
 import { createDiskMediaStore } from './modules/media/media.store';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { postsRoutes } from './modules/posts/posts.routes';
 import { usersRoutes } from './modules/users/users.routes';
-import { authPlugin } from './plugins/auth';
 import { errorHandler } from './plugins/error-handler';
 import { inputGuard } from './plugins/input-guard';
 import { webPlugin } from './plugins/web';
+import { createServices, type Services } from './services';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     config: AppConfig;
+    services: Services;
   }
 }
 
@@ -78,7 +83,9 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', database.db);
   app.decorate('config', config);
+  const infra = await createInfrastructure(config, app.log, database.db);
   app.addHook('onClose', async () => {
+    await infra.close();
     await database.db.destroy();
   });
 
@@ -102,12 +109,23 @@ export async function buildApp(
     strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, ...infra.rateLimit });
   await app.register(authPlugin, { config });
-  await app.register(mediaPlugin, {
-    store: createDiskMediaStore(mediaDirOf(config)),
-    sweepIntervalMs: config.mediaSweepIntervalMinutes * 60_000,
+  const mediaStore = createDiskMediaStore(mediaDirOf(config));
+  await app.register(mediaPlugin, { store: mediaStore });
+
+  const services = createServices({
+    db: database.db,
+    config,
+    log: app.log,
+    infra,
+    mediaStore,
+    signToken: app.signToken,
   });
+  app.decorate('services', services);
+  app.addHook('onReady', () => services.start());
+  // Before onClose, where the database is closed; streams end so the server can close.
+  app.addHook('preClose', () => services.stop());
 
   await app.register(
     async (api) => {
@@ -117,6 +135,8 @@ export async function buildApp(
       await api.register(bookmarksRoutes, { prefix: '/users' });
       await api.register(postsRoutes, { prefix: '/posts' });
       await api.register(commentsRoutes, { prefix: '/comments' });
+      await api.register(notificationsRoutes, { prefix: '/notifications' });
+      await api.register(eventsRoutes, { prefix: '/events' });
       await api.register(mediaRoutes, {
         prefix: '/media',
         uploadsPerMinute: config.uploadRateLimitPerMinute,

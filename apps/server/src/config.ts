@@ -28,6 +28,12 @@ export interface AppConfig {
   webDir: string | null;
   /** Server processes sharing the port; more than one uses more cores (see server.ts). */
   workers: number;
+  /**
+   * A redis:// or rediss:// URL: events, scheduled work and rate limits are coordinated through
+   * Redis, so that several processes and instances can serve one PostgreSQL database. null keeps
+   * everything in this process (see src/infra).
+   */
+  redisUrl: string | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -89,7 +95,23 @@ const envSchema = z.object({
     .min(1, 'WORKERS must be at least 1')
     .max(64, 'WORKERS must be at most 64')
     .default(1),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined))
+    .refine((value) => value === undefined || isRedisUrl(value), {
+      message: 'REDIS_URL must be a redis:// or rediss:// URL',
+    }),
 });
+
+function isRedisUrl(value: string): boolean {
+  if (!/^rediss?:\/\//.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** Reads the environment; a bad setting throws a ConfigError with a one-line reason. */
 export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | null }): AppConfig {
@@ -99,12 +121,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     throw new ConfigError(issue ? issue.message : 'invalid configuration');
   }
   const e = parsed.data;
+  const jwtSecret = e.JWT_SECRET === '' ? null : (e.JWT_SECRET ?? null);
+  if (e.DATABASE_URL && !jwtSecret) {
+    // A generated secret lives in one machine's DATA_DIR: tokens signed by one instance would be
+    // refused by the others.
+    throw new ConfigError(
+      'JWT_SECRET must be set when DATABASE_URL is set: every instance sharing the database needs the same secret',
+    );
+  }
   return {
     host: e.HOST,
     port: e.PORT,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL ?? null,
-    jwtSecret: e.JWT_SECRET === '' ? null : (e.JWT_SECRET ?? null),
+    jwtSecret,
     tokenTtlSeconds: Math.round(e.TOKEN_TTL_DAYS * 86400),
     passwordHashCost: e.PASSWORD_HASH_COST,
     seedDemoData: e.SEED === 'demo',
@@ -114,5 +144,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     logLevel: e.LOG_LEVEL,
     webDir: e.WEB_DIR === undefined ? defaults.webDir : e.WEB_DIR === '' ? null : e.WEB_DIR,
     workers: e.WORKERS,
+    redisUrl: e.REDIS_URL ?? null,
   };
 }

@@ -4,12 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { buildApp, prepareDatabase } from './app';
 import { ConfigError, loadConfig, type AppConfig } from './config';
 import { createDatabase, targetFromConfig } from './db/database';
-import { resolveJwtSecret } from './plugins/auth';
+import { resolveJwtSecret } from './auth/auth.plugin';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Both src/server.ts and dist/server.js sit two levels below apps/.
 const defaultWebDir = path.resolve(here, '../../web/dist');
-const WORKER_INDEX = 'PERCH_WORKER_INDEX';
 
 function readConfig(): AppConfig {
   try {
@@ -53,7 +52,8 @@ async function serve(config: AppConfig): Promise<void> {
 /**
  * With WORKERS > 1 this process prepares the database and the token secret once, then runs that
  * many server processes sharing the port (SQLite in WAL mode serves readers from all of them;
- * writes take turns). A worker that dies is replaced.
+ * writes take turns). A worker that dies is replaced. Scheduled work runs once across the workers
+ * (and across instances) through the job lock of src/infra, not by worker.
  */
 async function supervise(config: AppConfig): Promise<void> {
   const database = createDatabase(targetFromConfig(config));
@@ -66,7 +66,7 @@ async function supervise(config: AppConfig): Promise<void> {
 
   let stopping = false;
   const fork = (index: number) => {
-    cluster.fork({ [WORKER_INDEX]: String(index) }).on('exit', (code, signal) => {
+    cluster.fork().on('exit', (code, signal) => {
       if (stopping) return;
       console.error(
         `perch: worker ${index} exited (code ${code}, signal ${signal}); starting another`,
@@ -100,9 +100,7 @@ async function main(): Promise<void> {
     await supervise(config);
     return;
   }
-  // One process sweeps unused uploads; the others leave it to that one.
-  const sweeps = cluster.isPrimary || process.env[WORKER_INDEX] === '0';
-  await serve(sweeps ? config : { ...config, mediaSweepIntervalMinutes: 0 });
+  await serve(config);
 }
 
 main().catch((error: unknown) => {

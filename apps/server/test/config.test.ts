@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       seedDemoData: true,
       webDir: '/srv/web',
       workers: 1,
+      redisUrl: null,
     });
   });
 
@@ -25,6 +26,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://perch@db/perch',
       JWT_SECRET: 'x'.repeat(40),
       SEED: 'none',
+      REDIS_URL: 'redis://cache:6379/2',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -33,6 +35,22 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://perch@db/perch',
       jwtSecret: 'x'.repeat(40),
       seedDemoData: false,
+      redisUrl: 'redis://cache:6379/2',
+    });
+  });
+
+  it('accepts rediss:// and credentials in REDIS_URL, and treats a blank one as unset', () => {
+    expect(load({ REDIS_URL: 'rediss://:s3cret@cache.internal:6380' }).redisUrl).toBe(
+      'rediss://:s3cret@cache.internal:6380',
+    );
+    expect(load({ REDIS_URL: '  ' }).redisUrl).toBeNull();
+  });
+
+  it('uses Redis with SQLite too, without asking for a secret', () => {
+    expect(load({ REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({
+      databaseUrl: null,
+      jwtSecret: null,
+      redisUrl: 'redis://127.0.0.1:6379',
     });
   });
 
@@ -45,6 +63,17 @@ describe('loadConfig', () => {
     [{ PASSWORD_HASH_COST: '1000' }, 'PASSWORD_HASH_COST must be a power of two'],
     [{ WORKERS: '0' }, 'WORKERS must be at least 1'],
     [{ WORKERS: 'many' }, 'WORKERS must be a number'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ REDIS_URL: 'cache:6379' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ REDIS_URL: 'redis://' }, 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [
+      { DATABASE_URL: 'postgres://perch@db/perch' },
+      'JWT_SECRET must be set when DATABASE_URL is set: every instance sharing the database needs the same secret',
+    ],
+    [
+      { DATABASE_URL: 'postgres://perch@db/perch', JWT_SECRET: '' },
+      'JWT_SECRET must be set when DATABASE_URL is set',
+    ],
   ])('stops with a one-line reason for %o', (env, reason) => {
     expect(() => load(env)).toThrow(ConfigError);
     expect(() => load(env)).toThrow(reason);

@@ -29,6 +29,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     logLevel: 'silent',
     webDir: null,
     workers: 1,
+    redisUrl: null,
     ...overrides,
   };
 }

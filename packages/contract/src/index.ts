@@ -8,3 +8,5 @@ export * from './pagination';
 export * from './posts';
 export * from './text';
 export * from './users';
+export * from './events';
+export * from './notifications';

@@ -3,6 +3,8 @@ import * as initial from './migrations/0001_initial';
 import * as social from './migrations/0002_social';
 import * as media from './migrations/0003_media';
 import * as feedIndexes from './migrations/0004_feed_indexes';
+import * as jobLeases from './migrations/0005_job_leases';
+import * as events from './migrations/0006_events';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -10,6 +12,8 @@ const migrations: Record<string, Migration> = {
   '0002_social': social,
   '0003_media': media,
   '0004_feed_indexes': feedIndexes,
+  '0005_job_leases': jobLeases,
+  '0006_events': events,
 };
 
 const provider: MigrationProvider = {

@@ -80,6 +80,41 @@ export interface MediaTable {
   created_at: number;
 }
 
+/** A domain event, recorded in its write's transaction (see events/). */
+export interface OutboxTable {
+  id: Generated<number>;
+  type: string;
+  /** The event's payload as JSON. */
+  payload: string;
+  created_at: number;
+}
+
+/** Where an exactly-once consumer of the outbox stands. */
+export interface EventConsumersTable {
+  name: string;
+  last_id: number;
+}
+
+export interface NotificationsTable {
+  id: string;
+  recipient_id: string;
+  kind: string;
+  actor_id: string;
+  post_id: string | null;
+  comment_id: string | null;
+  group_key: string;
+  created_at: number;
+  read_at: number | null;
+}
+
+/** Who runs a scheduled job until when (see src/infra/jobs.ts). */
+export interface JobLeasesTable {
+  name: string;
+  /** The process that holds the lease; it may renew it, others may take it once it expired. */
+  holder: string;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -89,6 +124,10 @@ export interface Database {
   follows: FollowsTable;
   bookmarks: BookmarksTable;
   media: MediaTable;
+  outbox: OutboxTable;
+  event_consumers: EventConsumersTable;
+  notifications: NotificationsTable;
+  job_leases: JobLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

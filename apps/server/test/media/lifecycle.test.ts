@@ -3,7 +3,6 @@ import path from 'node:path';
 import { MediaMessages } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids';
-import { createMediaSweeper } from '../../src/modules/media/media.plugin';
 import { lockMediaUrl } from '../../src/modules/media/media.repository';
 import {
   assertUsableMediaUrl,
@@ -340,23 +339,5 @@ describe('working on one image at a time', () => {
     await pending;
     expect(finished).toBe(true);
     expect(await rowsOf(first.url)).toHaveLength(2);
-  });
-});
-
-describe('media sweeper', () => {
-  it('sweeps on demand, one run at a time, and stops cleanly', async () => {
-    const media = await uploadNew(alice, { at: Date.now() - 2 * DAY });
-    const sweeper = createMediaSweeper({
-      db: t.app.db,
-      store: t.store,
-      log: t.app.log,
-      intervalMs: HOUR,
-    });
-    sweeper.start();
-    const [first, second] = await Promise.all([sweeper.runOnce(), sweeper.runOnce()]);
-    expect(second).toBe(first);
-    expect(first?.removed).toBeGreaterThanOrEqual(1);
-    expect(stored(media.url)).toBe(false);
-    await sweeper.stop();
   });
 });

@@ -1,14 +1,11 @@
 import { loginBodySchema, signupBodySchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { viewerOf } from '../../plugins/auth';
-import { createAuthService } from './auth.service';
+import { clearSessionCookie, extractToken, setSessionCookie } from '../../auth/auth.plugin';
+import { viewerOf } from '../../auth/viewer';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const auth = createAuthService({
-    db: app.db,
-    passwordHashCost: app.config.passwordHashCost,
-    signToken: app.signToken,
-  });
+  const { auth } = app.services;
+  const ttl = app.config.tokenTtlSeconds;
   // Guessing passwords or mass-creating accounts should be slow.
   const perMinute = app.config.authRateLimitPerMinute;
   const rateLimit = perMinute > 0 ? { max: perMinute, timeWindow: '1 minute' } : false;
@@ -16,12 +13,31 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/signup',
     { schema: { body: signupBodySchema }, config: { rateLimit } },
-    async (request, reply) => reply.status(201).send(await auth.signup(request.body)),
+    async (request, reply) => {
+      const answer = await auth.signup(request.body);
+      setSessionCookie(reply, answer.encodedToken, ttl);
+      return reply.status(201).send(answer);
+    },
   );
-  app.post('/login', { schema: { body: loginBodySchema }, config: { rateLimit } }, (request) =>
-    auth.login(request.body),
+  app.post(
+    '/login',
+    { schema: { body: loginBodySchema }, config: { rateLimit } },
+    async (request, reply) => {
+      const answer = await auth.login(request.body);
+      setSessionCookie(reply, answer.encodedToken, ttl);
+      return answer;
+    },
   );
   app.get('/me', { preHandler: app.authenticate }, (request) =>
     auth.currentUser(viewerOf(request)),
   );
+  /** Sets the session cookie for a session that began before the cookie existed. */
+  app.post('/session', { preHandler: app.authenticate }, async (request, reply) => {
+    setSessionCookie(reply, extractToken(request) ?? '', ttl);
+    return reply.status(204).send();
+  });
+  app.post('/logout', async (_request, reply) => {
+    clearSessionCookie(reply);
+    return reply.status(204).send();
+  });
 };

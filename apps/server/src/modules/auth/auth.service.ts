@@ -1,17 +1,11 @@
 import { ErrorMessages, type LoginBody, type User } from '@perch/contract';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
-import { isUniqueViolation } from '../../lib/db-errors';
+import type { Viewer } from '../../auth/viewer';
+import { isUniqueViolation } from '../../db/dialect';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { findUserById, findUserByUsername, insertUser } from '../users/users.repository';
 import { toUser } from '../users/users.mapper';
-
-export interface Viewer {
-  id: string;
-  username: string;
-}
+import type { UsersService } from '../users/users.service';
 
 export interface SignupInput {
   firstName: string;
@@ -22,21 +16,21 @@ export interface SignupInput {
 }
 
 export interface AuthDeps {
-  db: Kysely<Database>;
+  users: Pick<UsersService, 'recordById' | 'recordByUsername' | 'register'>;
   passwordHashCost: number;
   signToken: (viewer: Viewer) => string;
 }
 
-export function createAuthService({ db, passwordHashCost, signToken }: AuthDeps) {
+export function createAuthService({ users, passwordHashCost, signToken }: AuthDeps) {
   return {
     async signup(input: SignupInput): Promise<{ encodedToken: string; createdUser: User }> {
-      if (await findUserByUsername(db, input.username)) {
+      if (await users.recordByUsername(input.username)) {
         throw unprocessable(ErrorMessages.usernameTaken);
       }
       const now = Date.now();
       const passwordHash = await hashPassword(input.password, passwordHashCost);
       try {
-        const row = await insertUser(db, {
+        const row = await users.register({
           id: newId(now),
           username: input.username,
           first_name: input.firstName,
@@ -62,7 +56,7 @@ export function createAuthService({ db, passwordHashCost, signToken }: AuthDeps)
       username,
       password,
     }: LoginBody): Promise<{ encodedToken: string; foundUser: User }> {
-      const row = await findUserByUsername(db, username);
+      const row = await users.recordByUsername(username);
       if (!row) throw notFound(ErrorMessages.notRegistered);
       if (!(await verifyPassword(password, row.password_hash))) {
         throw new AppError(401, ErrorMessages.invalidCredentials);
@@ -74,7 +68,7 @@ export function createAuthService({ db, passwordHashCost, signToken }: AuthDeps)
     },
 
     async currentUser(viewer: Viewer): Promise<{ user: User }> {
-      const row = await findUserById(db, viewer.id);
+      const row = await users.recordById(viewer.id);
       if (!row) throw notFound(ErrorMessages.notRegistered);
       return { user: toUser(row, { includeEmail: true }) };
     },

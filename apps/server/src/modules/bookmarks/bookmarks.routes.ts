@@ -1,12 +1,11 @@
 import { pageQuerySchema, postIdParamsSchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { withFirstPage } from '../../lib/prefer';
-import { viewerOf } from '../../plugins/auth';
-import { createBookmarksService } from './bookmarks.service';
+import { viewerOf } from '../../auth/viewer';
 
 /** Bookmark calls live under /users, as the original API had them. */
 export const bookmarksRoutes: FastifyPluginAsyncZod = async (app) => {
-  const bookmarks = createBookmarksService(app.db);
+  const { bookmarks } = app.services;
   const auth = { preHandler: app.authenticate };
   const byPost = { params: postIdParamsSchema };
 

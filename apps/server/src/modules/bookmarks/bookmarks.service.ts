@@ -1,51 +1,43 @@
 import { ErrorMessages, type BookmarkPage, type PageQuery, type Post } from '@perch/contract';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
-import { decodeCursor, pageOf } from '../../lib/cursor';
+import type { Viewer } from '../../auth/viewer';
+import type { Transact } from '../../events/transactions';
 import { badRequest } from '../../lib/errors';
-import type { Viewer } from '../auth/auth.service';
-import { toPost } from '../posts/posts.mapper';
-import { listBookmarkedPostCards } from '../posts/posts.repository';
-import { createPostsService, FIRST_PAGE_SIZE } from '../posts/posts.service';
+import { FIRST_PAGE_SIZE, type PostsService } from '../posts/posts.service';
 import { deleteBookmark, insertBookmark } from './bookmarks.repository';
 
-export function createBookmarksService(db: Kysely<Database>) {
-  const posts = createPostsService(db);
+export interface BookmarksServiceDeps {
+  transact: Transact;
+  posts: Pick<PostsService, 'bookmarked' | 'lockedPost' | 'card'>;
+}
 
-  async function list(viewer: Viewer, query: PageQuery): Promise<BookmarkPage> {
-    const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
-    const rows = await listBookmarkedPostCards(db, {
-      viewerId: viewer.id,
-      after,
-      limit: query.limit,
+export function createBookmarksService({ transact, posts }: BookmarksServiceDeps) {
+  const list = (viewer: Viewer, query: PageQuery): Promise<BookmarkPage> =>
+    posts.bookmarked(viewer, query);
+
+  /** Adding and removing share everything but the direction of the change. */
+  function change(viewer: Viewer, postId: string, add: boolean): Promise<Post> {
+    return transact(async (trx, events) => {
+      await posts.lockedPost(trx, postId);
+      const changed = add
+        ? await insertBookmark(trx, viewer.id, postId, Date.now())
+        : await deleteBookmark(trx, viewer.id, postId);
+      if (!changed) {
+        throw badRequest(add ? ErrorMessages.alreadyBookmarked : ErrorMessages.notBookmarked);
+      }
+      events.record({
+        type: add ? 'bookmark.added' : 'bookmark.removed',
+        payload: { userId: viewer.id, postId },
+      });
+      return posts.card(postId, viewer, trx);
     });
-    const { items, nextCursor } = pageOf(rows, query.limit, (row) => [row.bookmarked_at, row.id]);
-    return { bookmarks: items.map((row) => toPost(row, viewer)), nextCursor };
   }
 
   return {
     list,
-
     firstPage: async (viewer: Viewer) => (await list(viewer, { limit: FIRST_PAGE_SIZE })).bookmarks,
-
-    async add(viewer: Viewer, postId: string): Promise<Post> {
-      return db.transaction().execute(async (trx) => {
-        await posts.lockedPost(trx, postId);
-        if (!(await insertBookmark(trx, viewer.id, postId, Date.now()))) {
-          throw badRequest(ErrorMessages.alreadyBookmarked);
-        }
-        return posts.card(postId, viewer, trx);
-      });
-    },
-
-    async remove(viewer: Viewer, postId: string): Promise<Post> {
-      return db.transaction().execute(async (trx) => {
-        await posts.lockedPost(trx, postId);
-        if (!(await deleteBookmark(trx, viewer.id, postId))) {
-          throw badRequest(ErrorMessages.notBookmarked);
-        }
-        return posts.card(postId, viewer, trx);
-      });
-    },
+    add: (viewer: Viewer, postId: string) => change(viewer, postId, true),
+    remove: (viewer: Viewer, postId: string) => change(viewer, postId, false),
   };
 }
+
+export type BookmarksService = ReturnType<typeof createBookmarksService>;

@@ -1,6 +1,6 @@
 import type { Comment } from '@perch/contract';
 import { toIso } from '../../lib/time';
-import type { Viewer } from '../auth/auth.service';
+import type { Viewer } from '../../auth/viewer';
 import type { CommentCardRow } from './comments.repository';
 
 export function toComment(row: CommentCardRow, viewer: Viewer | null): Comment {

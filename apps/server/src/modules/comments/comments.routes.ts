@@ -7,13 +7,10 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { withFirstPage } from '../../lib/prefer';
-import { viewerOf } from '../../plugins/auth';
-import { createPostsService } from '../posts/posts.service';
-import { createCommentsService } from './comments.service';
+import { viewerOf } from '../../auth/viewer';
 
 export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const comments = createCommentsService(app.db);
-  const posts = createPostsService(app.db);
+  const { comments, posts } = app.services;
   const auth = { preHandler: app.authenticate };
 
   /** Comment mutations answer 201; unless minimal, with the latest posts as the original API did. */

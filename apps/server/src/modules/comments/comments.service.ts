@@ -6,22 +6,26 @@ import {
   type Post,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
+import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
+import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { Viewer } from '../auth/auth.service';
-import { adjustCommentCount, findPostOwner } from '../posts/posts.repository';
-import { createPostsService, FIRST_PAGE_SIZE } from '../posts/posts.service';
+import { FIRST_PAGE_SIZE, type PostsService } from '../posts/posts.service';
 import { toComment } from './comments.mapper';
 import * as repo from './comments.repository';
 
 type Db = Kysely<Database>;
 export type VoteDirection = 'up' | 'down';
 
-export function createCommentsService(db: Db) {
-  const posts = createPostsService(db);
+export interface CommentsServiceDeps {
+  db: Db;
+  transact: Transact;
+  posts: Pick<PostsService, 'lockedPost' | 'card' | 'exists' | 'adjustCommentCount'>;
+}
 
+export function createCommentsService({ db, transact, posts }: CommentsServiceDeps) {
   /**
    * For a change: locks the post (as every change under a post does, see lockPostForChange), then
    * finds the comment, which must belong to that post.
@@ -45,7 +49,7 @@ export function createCommentsService(db: Db) {
     viewer: Viewer | null,
     query: PageQuery,
   ): Promise<CommentPage> {
-    if (!(await findPostOwner(db, postId))) throw notFound(ErrorMessages.postNotFound);
+    if (!(await posts.exists(postId))) throw notFound(ErrorMessages.postNotFound);
     const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
     const rows = await repo.listCommentCards(db, {
       postId,
@@ -70,8 +74,8 @@ export function createCommentsService(db: Db) {
     ): Promise<{ comment: Comment; post: Post }> {
       const now = Date.now();
       const id = newId(now);
-      await db.transaction().execute(async (trx) => {
-        await posts.lockedPost(trx, postId);
+      await transact(async (trx, events) => {
+        const post = await posts.lockedPost(trx, postId);
         await repo.insertComment(trx, {
           id,
           post_id: postId,
@@ -79,7 +83,17 @@ export function createCommentsService(db: Db) {
           text,
           created_at: now,
         });
-        await adjustCommentCount(trx, postId, 1);
+        await posts.adjustCommentCount(trx, postId, 1);
+        events.record({
+          type: 'comment.added',
+          payload: {
+            postId,
+            commentId: id,
+            postAuthorId: post.user_id,
+            userId: viewer.id,
+            commentCount: post.comment_count + 1,
+          },
+        });
       });
       return { comment: await card(id, viewer), post: await posts.card(postId, viewer) };
     },
@@ -90,10 +104,14 @@ export function createCommentsService(db: Db) {
       commentId: string,
       text: string,
     ): Promise<{ comment: Comment; post: Post }> {
-      return db.transaction().execute(async (trx) => {
+      return transact(async (trx, events) => {
         const { comment } = await lockedCommentOnPost(trx, postId, commentId);
         if (comment.user_id !== viewer.id) throw badRequest(ErrorMessages.editCommentNotOwner);
         await repo.updateCommentText(trx, commentId, text, Date.now());
+        events.record({
+          type: 'comment.edited',
+          payload: { postId, commentId, userId: viewer.id },
+        });
         return {
           comment: await card(commentId, viewer, trx),
           post: await posts.card(postId, viewer, trx),
@@ -103,14 +121,24 @@ export function createCommentsService(db: Db) {
 
     /** The comment's author or the post's author may delete it. */
     async remove(viewer: Viewer, postId: string, commentId: string): Promise<{ post: Post }> {
-      await db.transaction().execute(async (trx) => {
+      await transact(async (trx, events) => {
         const { post, comment } = await lockedCommentOnPost(trx, postId, commentId);
         if (comment.user_id !== viewer.id && post.user_id !== viewer.id) {
           throw badRequest(ErrorMessages.deleteCommentNotOwner);
         }
         if (!(await repo.deleteComment(trx, commentId)))
           throw notFound(ErrorMessages.commentNotFound);
-        await adjustCommentCount(trx, postId, -1);
+        await posts.adjustCommentCount(trx, postId, -1);
+        events.record({
+          type: 'comment.deleted',
+          payload: {
+            postId,
+            commentId,
+            postAuthorId: post.user_id,
+            userId: comment.user_id,
+            commentCount: post.comment_count - 1,
+          },
+        });
       });
       return { post: await posts.card(postId, viewer) };
     },

@@ -1,28 +1,16 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { AdvisoryLockSpace, lockForTransaction } from '../../db/dialect';
 import type { Database, MediaRow } from '../../db/schema';
 
 type Db = Kysely<Database>;
 
-// A namespace of our own for PostgreSQL advisory locks ("medi").
-const LOCK_SPACE = 0x6d656469;
-
-function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
 /**
  * Serialises work on one stored image between processes sharing a PostgreSQL database: uploads
  * and "may this member use it" checks take the lock shared, releasing and sweeping take it
- * exclusively. Held until the surrounding transaction ends. SQLite needs nothing: its
- * transactions already run one at a time.
+ * exclusively. Held until the surrounding transaction ends.
  */
-export async function lockMediaUrl(db: Db, url: string, mode: 'shared' | 'exclusive') {
-  if (!isPostgres(db)) return;
-  const query =
-    mode === 'shared'
-      ? sql`select pg_advisory_xact_lock_shared(${sql.lit(LOCK_SPACE)}, hashtext(${url}))`
-      : sql`select pg_advisory_xact_lock(${sql.lit(LOCK_SPACE)}, hashtext(${url}))`;
-  await query.execute(db);
+export function lockMediaUrl(db: Db, url: string, mode: 'shared' | 'exclusive'): Promise<void> {
+  return lockForTransaction(db, AdvisoryLockSpace.media, url, mode);
 }
 
 /** Runs fn in a transaction, or in the caller's when db already is one. */

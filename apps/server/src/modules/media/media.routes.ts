@@ -9,8 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, badRequest } from '../../lib/errors';
-import { viewerOf } from '../../plugins/auth';
-import { uploadMedia } from './media.service';
+import { viewerOf } from '../../auth/viewer';
 
 export const DEFAULT_UPLOADS_PER_MINUTE = 30;
 
@@ -103,7 +102,7 @@ export const mediaRoutes: FastifyPluginAsyncZod<MediaRoutesOptions> = async (app
     async (request, reply) => {
       const viewer = viewerOf(request);
       const upload = await readUpload(request);
-      const media = await uploadMedia(app.db, app.mediaStore, {
+      const media = await app.services.media.upload({
         ownerId: viewer.id,
         data: upload.data,
         purpose: upload.purpose,

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
-import { MediaMessages, type MediaPurpose, type MediaUploadResponse } from '@perch/contract';
+import {
+  MediaMessages,
+  type MediaPurpose,
+  type MediaUploadResponse,
+  type PublishedEvent,
+} from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import type { DurableConsumer } from '../../events/consumer';
 import { badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { processImage } from './media.image';
@@ -159,8 +165,8 @@ async function removeFiles(
 /**
  * Removes an uploaded image (its file, thumbnail and every upload record) when no post and no
  * profile shows it any more; answers whether it did. Demo images, foreign and null URLs are left
- * alone. Call it after the transaction that dropped the reference has committed (deleting a post,
- * changing its image or an avatar), with the plain database rather than a transaction.
+ * alone. Called after the transaction that dropped the reference has committed (deleting a post,
+ * changing its image or an avatar): the media consumer does, for the events of those changes.
  */
 export async function releaseMediaIfUnused(
   db: Db,
@@ -252,3 +258,44 @@ export async function sweepOrphanMedia(
   }
   return result;
 }
+
+/** The image each event let go of, if any. */
+function releasedUrlOf(event: PublishedEvent): string | null {
+  switch (event.type) {
+    case 'post.edited':
+      return event.payload.previousMediaURL;
+    case 'post.deleted':
+      return event.payload.mediaURL;
+    case 'profile.edited':
+      return event.payload.previousAvatarURL;
+    default:
+      return null;
+  }
+}
+
+export interface MediaServiceDeps {
+  db: Db;
+  store: MediaStore;
+  log: MediaLog;
+}
+
+export function createMediaService({ db, store, log }: MediaServiceDeps) {
+  /** Frees images that posts and profiles stopped using, once the change committed. */
+  const consumer: DurableConsumer = {
+    name: 'media',
+    async handle(trx, events) {
+      const urls = new Set(events.map(releasedUrlOf).filter((url) => url !== null));
+      for (const url of urls) await releaseMediaIfUnused(trx, store, url, { log });
+    },
+  };
+
+  return {
+    upload: (input: UploadInput) => uploadMedia(db, store, input),
+    assertUsable: assertUsableMediaUrl,
+    sweep: (options: Omit<SweepOptions, 'log'> = {}) =>
+      sweepOrphanMedia(db, store, { ...options, log }),
+    consumer,
+  };
+}
+
+export type MediaService = ReturnType<typeof createMediaService>;

@@ -1,6 +1,6 @@
 import type { Post } from '@perch/contract';
 import { toIso } from '../../lib/time';
-import { sqlBoolean } from '../../lib/sql-boolean';
+import { sqlBoolean } from '../../db/dialect';
 import type { PostCardRow } from './posts.repository';
 
 export function toPost(row: PostCardRow, viewer: { id: string; username: string } | null): Post {

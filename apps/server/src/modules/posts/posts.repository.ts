@@ -216,6 +216,7 @@ export function findPostCard(
   return cardQuery(db, viewerId).where('p.id', '=', postId).executeTakeFirst();
 }
 
+/** Whether the post exists. */
 export function findPostOwner(
   db: Db,
   postId: string,
@@ -233,6 +234,7 @@ export interface LockedPost {
   content: string;
   media_url: string | null;
   like_count: number;
+  comment_count: number;
 }
 
 /**
@@ -246,7 +248,7 @@ export function lockPostForChange(db: Db, postId: string): Promise<LockedPost | 
     .updateTable('posts')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
     .where('id', '=', postId)
-    .returning(['id', 'user_id', 'content', 'media_url', 'like_count'])
+    .returning(['id', 'user_id', 'content', 'media_url', 'like_count', 'comment_count'])
     .executeTakeFirst();
 }
 

@@ -8,14 +8,10 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { withFirstPage } from '../../lib/prefer';
-import { viewerOf } from '../../plugins/auth';
-import { releaseMediaIfUnused } from '../media/media.service';
-import { createPostsService } from './posts.service';
+import { viewerOf } from '../../auth/viewer';
 
 export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const posts = createPostsService(app.db, {
-    releaseMedia: (url) => releaseMediaIfUnused(app.db, app.mediaStore, url, { log: app.log }),
-  });
+  const { posts } = app.services;
   const auth = { preHandler: app.authenticate };
   const open = { preHandler: app.identify };
   const byId = { params: postIdParamsSchema };

@@ -1,19 +1,22 @@
 import {
   ErrorMessages,
   POST_EMPTY,
+  type BookmarkPage,
   type FeedQuery,
+  type PageQuery,
   type Post,
   type PostInput,
   type PostPage,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
+import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
+import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { Viewer } from '../auth/auth.service';
-import { assertUsableMediaUrl } from '../media/media.service';
-import { findUserByUsername } from '../users/users.repository';
+import type { MediaService } from '../media/media.service';
+import type { UsersService } from '../users/users.service';
 import { toPost } from './posts.mapper';
 import * as repo from './posts.repository';
 
@@ -49,11 +52,13 @@ function cursorValues(sort: FeedQuery['sort']) {
 }
 
 export interface PostsServiceDeps {
-  /** Frees an image no post or profile uses any more; called after the change committed. */
-  releaseMedia?: (url: string | null) => Promise<unknown>;
+  db: Db;
+  transact: Transact;
+  media: Pick<MediaService, 'assertUsable'>;
+  users: Pick<UsersService, 'idOf'>;
 }
 
-export function createPostsService(db: Db, { releaseMedia }: PostsServiceDeps = {}) {
+export function createPostsService({ db, transact, media, users }: PostsServiceDeps) {
   async function list(
     viewer: Viewer | null,
     filter: repo.PostFilter,
@@ -105,16 +110,35 @@ export function createPostsService(db: Db, { releaseMedia }: PostsServiceDeps = 
       list(viewer, { kind, viewerId: viewer.id }, query),
 
     async byAuthor(username: string, viewer: Viewer | null, query: FeedQuery): Promise<PostPage> {
-      const author = await findUserByUsername(db, username);
-      if (!author) throw notFound(ErrorMessages.userNotFound);
-      return list(viewer, { kind: 'author', userId: author.id }, query);
+      const authorId = await users.idOf(username);
+      if (!authorId) throw notFound(ErrorMessages.userNotFound);
+      return list(viewer, { kind: 'author', userId: authorId }, query);
     },
+
+    /** The viewer's bookmarked posts, newest bookmark first. */
+    async bookmarked(viewer: Viewer, query: PageQuery): Promise<BookmarkPage> {
+      const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
+      const rows = await repo.listBookmarkedPostCards(db, {
+        viewerId: viewer.id,
+        after,
+        limit: query.limit,
+      });
+      const { items, nextCursor } = pageOf(rows, query.limit, (row) => [row.bookmarked_at, row.id]);
+      return { bookmarks: items.map((row) => toPost(row, viewer)), nextCursor };
+    },
+
+    /** Whether the post exists (for lists under it). */
+    exists: async (postId: string): Promise<boolean> =>
+      (await repo.findPostOwner(db, postId)) !== undefined,
+
+    /** Comments keep the post's counter in their own transaction. */
+    adjustCommentCount: repo.adjustCommentCount,
 
     async create(viewer: Viewer, input: PostInput): Promise<Post> {
       const now = Date.now();
       const id = newId(now);
-      await db.transaction().execute(async (trx) => {
-        await assertUsableMediaUrl(trx, viewer.id, input.mediaURL);
+      await transact(async (trx, events) => {
+        await media.assertUsable(trx, viewer.id, input.mediaURL);
         await repo.insertPost(trx, {
           id,
           user_id: viewer.id,
@@ -123,58 +147,73 @@ export function createPostsService(db: Db, { releaseMedia }: PostsServiceDeps = 
           created_at: now,
         });
         await repo.adjustPostsCount(trx, viewer.id, 1);
+        events.record({ type: 'post.created', payload: { postId: id, authorId: viewer.id } });
       });
       return card(id, viewer);
     },
 
     async edit(viewer: Viewer, postId: string, input: PostInput): Promise<Post> {
       // Locked so that two concurrent edits apply one after the other, each to the other's result.
-      const { edited, replacedMedia } = await db.transaction().execute(async (trx) => {
+      return transact(async (trx, events) => {
         const post = await lockedPost(trx, postId);
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.editPostNotOwner);
         const content = input.content ?? post.content;
         const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
         if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
         const mediaChanged = mediaUrl !== post.media_url;
-        if (mediaChanged) await assertUsableMediaUrl(trx, viewer.id, mediaUrl);
+        if (mediaChanged) await media.assertUsable(trx, viewer.id, mediaUrl);
         await repo.updatePost(trx, postId, {
           content,
           media_url: mediaUrl,
           updated_at: Date.now(),
         });
-        return {
-          edited: await card(postId, viewer, trx),
-          replacedMedia: mediaChanged ? post.media_url : null,
-        };
+        events.record({
+          type: 'post.edited',
+          payload: {
+            postId,
+            authorId: viewer.id,
+            previousMediaURL: mediaChanged ? post.media_url : null,
+          },
+        });
+        return card(postId, viewer, trx);
       });
-      await releaseMedia?.(replacedMedia);
-      return edited;
     },
 
     async remove(viewer: Viewer, postId: string): Promise<void> {
-      const mediaUrl = await db.transaction().execute(async (trx) => {
+      await transact(async (trx, events) => {
         const post = await lockedPost(trx, postId);
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.deletePostNotOwner);
         await repo.deletePost(trx, postId);
         await repo.adjustPostsCount(trx, viewer.id, -1);
-        return post.media_url;
+        events.record({
+          type: 'post.deleted',
+          payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
+        });
       });
-      await releaseMedia?.(mediaUrl);
     },
 
     async like(viewer: Viewer, postId: string): Promise<Post> {
-      return db.transaction().execute(async (trx) => {
-        await lockedPost(trx, postId);
+      return transact(async (trx, events) => {
+        const post = await lockedPost(trx, postId);
         if (!(await repo.insertLike(trx, postId, viewer.id, Date.now()))) {
           throw badRequest(ErrorMessages.alreadyLiked);
         }
         await repo.adjustLikeCount(trx, postId, 1);
+        events.record({
+          type: 'post.liked',
+          payload: {
+            postId,
+            postAuthorId: post.user_id,
+            userId: viewer.id,
+            likeCount: post.like_count + 1,
+          },
+        });
         return card(postId, viewer, trx);
       });
     },
 
     async dislike(viewer: Viewer, postId: string): Promise<Post> {
-      return db.transaction().execute(async (trx) => {
+      return transact(async (trx, events) => {
         const post = await lockedPost(trx, postId);
         if (!(await repo.deleteLike(trx, postId, viewer.id))) {
           throw badRequest(
@@ -182,6 +221,15 @@ export function createPostsService(db: Db, { releaseMedia }: PostsServiceDeps = 
           );
         }
         await repo.adjustLikeCount(trx, postId, -1);
+        events.record({
+          type: 'post.unliked',
+          payload: {
+            postId,
+            postAuthorId: post.user_id,
+            userId: viewer.id,
+            likeCount: post.like_count - 1,
+          },
+        });
         return card(postId, viewer, trx);
       });
     },

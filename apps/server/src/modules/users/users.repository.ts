@@ -190,3 +190,50 @@ export async function adjustFollowCount(
     .where('id', '=', userId)
     .execute();
 }
+
+// Bounds the IN lists below; SQLite allows up to 32,766 parameters, PostgreSQL 65,535.
+const ID_CHUNK = 500;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += ID_CHUNK) out.push(items.slice(i, i + ID_CHUNK));
+  return out;
+}
+
+/** Of `candidateIds`, those who follow `followeeId`. */
+export async function followersAmong(
+  db: Db,
+  followeeId: string,
+  candidateIds: readonly string[],
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const chunk of chunks(candidateIds)) {
+    const rows = await db
+      .selectFrom('follows')
+      .select('follower_id')
+      .where('followee_id', '=', followeeId)
+      .where('follower_id', 'in', chunk)
+      .execute();
+    for (const row of rows) found.push(row.follower_id);
+  }
+  return found;
+}
+
+/** Of `followeeIds`, those whom `followerId` follows. */
+export async function followeesAmong(
+  db: Db,
+  followerId: string,
+  followeeIds: readonly string[],
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const chunk of chunks(followeeIds)) {
+    const rows = await db
+      .selectFrom('follows')
+      .select('followee_id')
+      .where('follower_id', '=', followerId)
+      .where('followee_id', 'in', chunk)
+      .execute();
+    for (const row of rows) found.push(row.followee_id);
+  }
+  return found;
+}

@@ -6,14 +6,10 @@ import {
   userSearchQuerySchema,
 } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { viewerOf } from '../../plugins/auth';
-import { releaseMediaIfUnused } from '../media/media.service';
-import { createUsersService } from './users.service';
+import { viewerOf } from '../../auth/viewer';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
-  const users = createUsersService(app.db, {
-    releaseMedia: (url) => releaseMediaIfUnused(app.db, app.mediaStore, url, { log: app.log }),
-  });
+  const { users } = app.services;
   const auth = { preHandler: app.authenticate };
   const open = { preHandler: app.identify };
 

@@ -8,12 +8,13 @@ import {
   type UserSearchQuery,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Viewer } from '../../auth/viewer';
+import { sqlBoolean } from '../../db/dialect';
+import type { Database, NewUser, UserRow } from '../../db/schema';
+import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
-import type { Viewer } from '../auth/auth.service';
-import { assertUsableMediaUrl } from '../media/media.service';
-import { sqlBoolean } from '../../lib/sql-boolean';
+import type { MediaService } from '../media/media.service';
 import { toUser } from './users.mapper';
 import * as repo from './users.repository';
 
@@ -28,11 +29,12 @@ function listed(row: repo.ListedUserRow, viewer: Viewer | null): User {
 }
 
 export interface UsersServiceDeps {
-  /** Frees an image no post or profile uses any more; called after the change committed. */
-  releaseMedia?: (url: string | null) => Promise<unknown>;
+  db: Db;
+  transact: Transact;
+  media: Pick<MediaService, 'assertUsable'>;
 }
 
-export function createUsersService(db: Db, { releaseMedia }: UsersServiceDeps = {}) {
+export function createUsersService({ db, transact, media }: UsersServiceDeps) {
   async function listedById(id: string, viewer: Viewer, trx: Db = db): Promise<User> {
     const row = await repo.findListedUserById(trx, id, viewer.id);
     if (!row) throw notFound(ErrorMessages.userNotFound);
@@ -46,7 +48,7 @@ export function createUsersService(db: Db, { releaseMedia }: UsersServiceDeps = 
     follow: boolean,
   ): Promise<FollowResponse> {
     if (userId === viewer.id) throw notFound(ErrorMessages.followSelf);
-    return db.transaction().execute(async (trx) => {
+    return transact(async (trx, events) => {
       const target = await repo.findUserById(trx, userId);
       if (!target) throw notFound(ErrorMessages.userNotFound);
       const changed = follow
@@ -62,14 +64,42 @@ export function createUsersService(db: Db, { releaseMedia }: UsersServiceDeps = 
         { id: userId, column: 'followers_count' as const },
       ].sort((a, b) => (a.id < b.id ? -1 : 1));
       for (const { id, column } of updates) await repo.adjustFollowCount(trx, id, column, delta);
-      return {
-        user: await listedById(viewer.id, viewer, trx),
-        followUser: await listedById(userId, viewer, trx),
-      };
+      const user = await listedById(viewer.id, viewer, trx);
+      const followUser = await listedById(userId, viewer, trx);
+      events.record({
+        type: follow ? 'member.followed' : 'member.unfollowed',
+        payload: {
+          followerId: viewer.id,
+          followeeId: userId,
+          followersCount: followUser.followersCount,
+          followingCount: user.followingCount,
+        },
+      });
+      return { user, followUser };
     });
   }
 
   return {
+    /** The member's id, regardless of the name's case; null when there is no such member. */
+    idOf: async (username: string): Promise<string | null> =>
+      (await repo.findUserByUsername(db, username))?.id ?? null,
+
+    /** Who a verified token speaks for, if that member still exists. */
+    viewerById: (id: string): Promise<Viewer | undefined> => repo.findViewerById(db, id),
+
+    /** The member's own record, with what only they may read (sign-in, /auth/me). */
+    recordById: (id: string): Promise<UserRow | undefined> => repo.findUserById(db, id),
+    recordByUsername: (username: string): Promise<UserRow | undefined> =>
+      repo.findUserByUsername(db, username),
+    register: (user: NewUser): Promise<UserRow> => repo.insertUser(db, user),
+
+    /** Of `candidateIds`, those who follow `userId`. */
+    followersAmong: async (userId: string, candidateIds: readonly string[]) =>
+      new Set(await repo.followersAmong(db, userId, candidateIds)),
+    /** Of `userIds`, those whom `followerId` follows. */
+    followeesAmong: async (followerId: string, userIds: readonly string[]) =>
+      new Set(await repo.followeesAmong(db, followerId, userIds)),
+
     async search(viewer: Viewer | null, query: UserSearchQuery): Promise<UserPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['string'] as const)[0] : null;
       const rows = await repo.searchUsers(db, {
@@ -101,7 +131,7 @@ export function createUsersService(db: Db, { releaseMedia }: UsersServiceDeps = 
     },
 
     async edit(viewer: Viewer, changes: ProfileChanges): Promise<{ user: User }> {
-      const replacedAvatar = await db.transaction().execute(async (trx) => {
+      await transact(async (trx, events) => {
         const current = await repo.findUserById(trx, viewer.id);
         if (!current) throw notFound(ErrorMessages.notRegistered);
         if (changes.username !== undefined && changes.username !== current.username) {
@@ -109,7 +139,7 @@ export function createUsersService(db: Db, { releaseMedia }: UsersServiceDeps = 
         }
         const avatarUrl = changes.avatarURL === undefined ? current.avatar_url : changes.avatarURL;
         const avatarChanged = avatarUrl !== current.avatar_url;
-        if (avatarChanged) await assertUsableMediaUrl(trx, viewer.id, avatarUrl);
+        if (avatarChanged) await media.assertUsable(trx, viewer.id, avatarUrl);
         await repo.updateProfile(trx, viewer.id, {
           first_name: changes.firstName,
           last_name: changes.lastName,
@@ -117,9 +147,14 @@ export function createUsersService(db: Db, { releaseMedia }: UsersServiceDeps = 
           avatar_url: avatarUrl,
           updated_at: Date.now(),
         });
-        return avatarChanged ? current.avatar_url : null;
+        events.record({
+          type: 'profile.edited',
+          payload: {
+            userId: viewer.id,
+            previousAvatarURL: avatarChanged ? current.avatar_url : null,
+          },
+        });
       });
-      await releaseMedia?.(replacedAvatar);
       return { user: await listedById(viewer.id, viewer) };
     },
 
@@ -127,3 +162,5 @@ export function createUsersService(db: Db, { releaseMedia }: UsersServiceDeps = 
     unfollow: (viewer: Viewer, userId: string) => changeFollow(viewer, userId, false),
   };
 }
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,13 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate';
 import { newId } from '../../src/lib/ids';
-import { mediaPlugin } from '../../src/modules/media/media.plugin';
-import { uploadMedia } from '../../src/modules/media/media.service';
+import { createDatabaseJobLock, createScheduler } from '../../src/infra/jobs';
+import { sweepOrphanMedia, uploadMedia } from '../../src/modules/media/media.service';
 import { createDiskMediaStore } from '../../src/modules/media/media.store';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 import { png } from './fixtures';
@@ -26,7 +25,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('sweeps while the app runs and stops when it closes', async () => {
+it('the scheduled sweep removes unused uploads and stops cleanly', async () => {
   const { db } = database.handle;
   const mediaDir = path.join(dataDir, 'media');
   const store = createDiskMediaStore(mediaDir);
@@ -54,16 +53,19 @@ it('sweeps while the app runs and stops when it closes', async () => {
   const file = path.join(mediaDir, media.url.replace(/^\/media\//, ''));
   expect(existsSync(file)).toBe(true);
 
-  const app = Fastify({ logger: false });
-  app.decorate('db', db);
-  await app.register(mediaPlugin, { store, sweepIntervalMs: 20, orphanGraceMs: 1000 });
-  expect(app.mediaStore).toBe(store);
-  await app.ready();
+  const log = { error: () => undefined, warn: () => undefined };
+  const scheduler = createScheduler({
+    lock: createDatabaseJobLock(db, { holder: 'sweeper-test', log }),
+    log,
+  });
+  scheduler.every('media-sweep', 20, () => sweepOrphanMedia(db, store, { olderThanMs: 1000 }), {
+    firstDelayMs: 0,
+  });
 
   const deadline = Date.now() + 5000;
   while (existsSync(file) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   expect(existsSync(file)).toBe(false);
-  await app.close();
+  await scheduler.stop();
 });

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorMessages } from '@perch/contract';
 import type { AppConfig } from '../config';
 import { notFound, unauthorized } from '../lib/errors';
-import type { Viewer } from '../modules/auth/auth.service';
-import { findViewerById } from '../modules/users/users.repository';
+import type { Viewer } from './viewer';
 
 interface TokenPayload {
   username: string;
@@ -27,6 +27,11 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** preHandler for open calls: sets the viewer when a valid token comes along. */
     identify: (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler for reads a browser opens without headers (the event stream): the token from the
+     * header, or else from the session cookie.
+     */
+    authenticateSession: (request: FastifyRequest) => Promise<void>;
     signToken: (viewer: Viewer) => string;
   }
   interface FastifyRequest {
@@ -54,51 +59,72 @@ export function resolveJwtSecret(config: Pick<AppConfig, 'jwtSecret' | 'dataDir'
   }
 }
 
-function extractToken(request: FastifyRequest): string | undefined {
+export function extractToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization?.trim();
   if (!header) return undefined;
   // The product's client sends the raw token; standard clients send "Bearer <token>".
   return /^bearer\s+/i.test(header) ? header.replace(/^bearer\s+/i, '') : header;
 }
 
+/**
+ * The session cookie carries the same token as the header, for what a browser requests without
+ * headers. HttpOnly keeps scripts from reading it; SameSite=Strict keeps other sites' pages from
+ * sending it. It never authorises a write: writes read the header only.
+ */
+export const SESSION_COOKIE = 'perch_session';
+
+export function setSessionCookie(reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+  void reply.setCookie(SESSION_COOKIE, token, {
+    path: '/api',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: reply.request.protocol === 'https',
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  void reply.clearCookie(SESSION_COOKIE, { path: '/api' });
+}
+
 export const authPlugin = fp(async (app: FastifyInstance, options: { config: AppConfig }) => {
   const { config } = options;
+  await app.register(fastifyCookie);
   await app.register(fastifyJwt, {
     secret: resolveJwtSecret(config),
     sign: { algorithm: 'HS256', expiresIn: config.tokenTtlSeconds },
-    verify: { algorithms: ['HS256'], extractToken },
+    verify: { algorithms: ['HS256'] },
   });
 
   app.decorateRequest('viewer', null);
 
-  async function verify(request: FastifyRequest): Promise<Viewer> {
-    let payload: { sub: string; username: string };
+  async function verify(token: string): Promise<Viewer> {
+    let payload: { sub?: unknown; username?: unknown };
     try {
-      payload = await request.jwtVerify();
+      payload = app.jwt.verify(token);
     } catch {
       throw unauthorized(ErrorMessages.invalidToken);
     }
     if (typeof payload.sub !== 'string' || typeof payload.username !== 'string') {
       throw unauthorized(ErrorMessages.invalidToken);
     }
-    const viewer = await findViewerById(app.db, payload.sub);
+    // The member may have gone since the token was made. (app.services is there by the first request.)
+    const viewer = await app.services.users.viewerById(payload.sub);
     if (!viewer) throw notFound(ErrorMessages.notRegistered);
     return viewer;
   }
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
-    request.viewer = await verify(request);
+    request.viewer = await verify(extractToken(request) ?? '');
   });
   app.decorate('identify', async (request: FastifyRequest) => {
-    if (extractToken(request) !== undefined) request.viewer = await verify(request);
+    const token = extractToken(request);
+    if (token !== undefined) request.viewer = await verify(token);
+  });
+  app.decorate('authenticateSession', async (request: FastifyRequest) => {
+    request.viewer = await verify(extractToken(request) ?? request.cookies[SESSION_COOKIE] ?? '');
   });
   app.decorate('signToken', (viewer: Viewer) =>
     app.jwt.sign({ username: viewer.username }, { sub: viewer.id }),
   );
 });
-
-/** The member a preHandler put on the request; calling it on an open route is a programming error. */
-export function viewerOf(request: FastifyRequest): Viewer {
-  if (!request.viewer) throw unauthorized(ErrorMessages.invalidToken);
-  return request.viewer;
-}

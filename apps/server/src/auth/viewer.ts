@@ -1,0 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+import { ErrorMessages } from '@perch/contract';
+import { unauthorized } from '../lib/errors';
+
+/** The member a request acts for, as the token names them. */
+export interface Viewer {
+  id: string;
+  username: string;
+}
+
+/** The member a preHandler put on the request; calling it on an open route is a programming error. */
+export function viewerOf(request: FastifyRequest): Viewer {
+  if (!request.viewer) throw unauthorized(ErrorMessages.invalidToken);
+  return request.viewer;
+}

@@ -1,0 +1,81 @@
+import { PostgresAdapter, sql, type QueryExecutorProvider } from 'kysely';
+
+/**
+ * Every difference between SQLite and PostgreSQL that code above the database must know about
+ * lives here, so that repositories and services read the same on both.
+ */
+
+// Any Kysely instance or transaction, whatever its tables.
+type AnyDb = QueryExecutorProvider;
+
+export function isPostgres(db: AnyDb): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** SQLite answers 0/1 for EXISTS, PostgreSQL true/false. */
+export const sqlBoolean = (value: unknown): boolean =>
+  value === true || value === 1 || value === '1';
+
+/** True when the database refused a row because a unique or primary key already holds it. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = errorCode(error);
+  // better-sqlite3 reports SQLite's extended codes; PostgreSQL reports SQLSTATE 23505.
+  return (
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === '23505'
+  );
+}
+
+/** True when a row refers to one that is gone (deleted meanwhile). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}
+
+function errorCode(error: unknown): unknown {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return error.code;
+}
+
+/**
+ * PostgreSQL cannot store NUL in text while SQLite can; input holding one is refused at the door
+ * so both answer the same. Walks without recursion: a deeply nested body must not overflow the stack.
+ */
+export function containsNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (next.includes('\u0000')) return true;
+    } else if (next !== null && typeof next === 'object') {
+      // One at a time: spreading a huge array into push() would overflow the stack too.
+      for (const [key, item] of Object.entries(next)) pending.push(key, item);
+    }
+  }
+  return false;
+}
+
+/** Namespaces of our own for PostgreSQL advisory locks. */
+export const AdvisoryLockSpace = {
+  media: 0x6d656469, // "medi"
+  outbox: 0x6f757462, // "outb"
+} as const;
+
+/**
+ * Takes a transaction-scoped lock shared between every process on the database, until the
+ * transaction ends. SQLite needs nothing: its write transactions already run one at a time.
+ */
+export async function lockForTransaction(
+  db: AnyDb,
+  space: number,
+  key: string,
+  mode: 'shared' | 'exclusive' = 'exclusive',
+): Promise<void> {
+  if (!isPostgres(db)) return;
+  const query =
+    mode === 'shared'
+      ? sql`select pg_advisory_xact_lock_shared(${sql.lit(space)}, hashtext(${key}))`
+      : sql`select pg_advisory_xact_lock(${sql.lit(space)}, hashtext(${key}))`;
+  await query.execute(db);
+}

@@ -1,0 +1,132 @@
+import type { DomainEvent, PublishedEvent } from '@perch/contract';
+import type { Kysely } from 'kysely';
+import { AdvisoryLockSpace, isPostgres, lockForTransaction } from '../db/dialect';
+import type { Database } from '../db/schema';
+
+type Db = Kysely<Database>;
+
+/**
+ * Appends events in the caller's transaction and answers the last id given. Called as the
+ * transaction's last statement: on PostgreSQL the lock held from here to commit makes ids commit
+ * in order, so a reader that saw id N has seen every committed id below it. (Without it a
+ * transaction holding id 5 could commit after one holding id 6, and readers past 6 would miss it.)
+ */
+export async function appendEvents(
+  trx: Db,
+  events: readonly DomainEvent[],
+  now: number,
+): Promise<number> {
+  await lockForTransaction(trx, AdvisoryLockSpace.outbox, 'append');
+  const rows = await trx
+    .insertInto('outbox')
+    .values(
+      events.map((event) => ({
+        type: event.type,
+        payload: JSON.stringify(event.payload),
+        created_at: now,
+      })),
+    )
+    .returning('id')
+    .execute();
+  return Math.max(...rows.map((row) => row.id));
+}
+
+export async function listEventsAfter(
+  db: Db,
+  afterId: number,
+  limit: number,
+): Promise<PublishedEvent[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map(
+    (row) =>
+      ({
+        id: row.id,
+        type: row.type,
+        payload: JSON.parse(row.payload) as unknown,
+        createdAt: row.created_at,
+      }) as PublishedEvent,
+  );
+}
+
+/** The newest event's id, 0 when there is none. */
+export async function lastEventId(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.max<number | null>('id').as('id'))
+    .executeTakeFirst();
+  return row?.id ?? 0;
+}
+
+// Where pruning has reached is kept beside the consumers' positions, under a name of its own.
+const PRUNED = 'outbox-pruned';
+
+/** Removes events older than `time`; a replay from before the newest removed one cannot be done. */
+export async function deleteEventsBefore(db: Db, time: number): Promise<number> {
+  const newest = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.max<number | null>('id').as('id'))
+    .where('created_at', '<', time)
+    .executeTakeFirst();
+  const upTo = newest?.id ?? null;
+  if (upTo === null) return 0;
+  await db
+    .insertInto('event_consumers')
+    .values({ name: PRUNED, last_id: upTo })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ last_id: upTo }))
+    .execute();
+  const result = await db.deleteFrom('outbox').where('id', '<=', upTo).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The newest event id pruning removed, 0 when none. */
+export async function prunedUpTo(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('event_consumers')
+    .select('last_id')
+    .where('name', '=', PRUNED)
+    .executeTakeFirst();
+  return row?.last_id ?? 0;
+}
+
+/**
+ * Takes a consumer's position for this transaction; null when another process holds it (it will
+ * read on past what woke us). A consumer seen for the first time starts at the beginning.
+ */
+export async function claimConsumer(trx: Db, name: string): Promise<number | null> {
+  await trx
+    .insertInto('event_consumers')
+    .values({ name, last_id: 0 })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  if (isPostgres(trx)) {
+    const row = await trx
+      .selectFrom('event_consumers')
+      .select('last_id')
+      .where('name', '=', name)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    return row ? row.last_id : null;
+  }
+  // SQLite: the insert above already holds the database's one write lock, so no one else runs.
+  const row = await trx
+    .selectFrom('event_consumers')
+    .select('last_id')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row ? row.last_id : null;
+}
+
+export async function advanceConsumer(trx: Db, name: string, lastId: number): Promise<void> {
+  await trx
+    .updateTable('event_consumers')
+    .set({ last_id: lastId })
+    .where('name', '=', name)
+    .execute();
+}

@@ -1,0 +1,157 @@
+import type { PublishedEvent } from '@perch/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { EventSignal } from '../infra/event-signal';
+import { runConsumer, type DurableConsumer } from './consumer';
+import { lastEventId, listEventsAfter } from './outbox.repository';
+
+type Db = Kysely<Database>;
+
+/** Hears every committed event once in each process (streams, caches). */
+export type EventListener = (events: readonly PublishedEvent[]) => void;
+
+export interface RelayOptions {
+  db: Db;
+  signal: EventSignal;
+  log: FastifyBaseLogger;
+  /** Handlers that must see each event exactly once across all processes (notifications, media). */
+  consumers: readonly DurableConsumer[];
+  /** How often the outbox is read without a signal: the safety net for signals lost meanwhile. */
+  pollIntervalMs?: number;
+}
+
+export interface Relay {
+  /** Reads the outbox from its newest event on and starts listening for signals. */
+  start: () => Promise<void>;
+  /** Stops reading and waits for a read or consumer under way. */
+  stop: () => Promise<void>;
+  /** Call after a commit that recorded events: tells every process, this one at once. */
+  committed: (lastId: number) => void;
+  listen: (listener: EventListener) => () => void;
+  /** The id of the newest event this process has handed to its listeners. */
+  position: () => number;
+  /** Reads and hands on whatever is new; resolves when done (tests, shutdown). */
+  drain: () => Promise<void>;
+}
+
+const READ_BATCH = 500;
+const DEFAULT_POLL_INTERVAL_MS = 1000;
+
+/**
+ * After commit, events reach handlers through here. Each process reads the outbox from where it
+ * stands whenever a signal says there is more (from this process at once, from others through
+ * the signal's transport) and on a slow timer; reads coalesce, so a burst of writes costs one
+ * read. The outbox stays the source of truth: a lost signal only delays delivery.
+ */
+export function createRelay(options: RelayOptions): Relay {
+  const { db, signal, log } = options;
+  const listeners = new Set<EventListener>();
+  let cursor = 0;
+  let reading: Promise<void> | null = null;
+  // Fields rather than variables: they change while an await is pending.
+  const state = { again: false, running: false };
+  const readAgain = () => state.again && state.running;
+  let timer: NodeJS.Timeout | null = null;
+  const unsubscribe: (() => void)[] = [];
+  const consumerRuns = new Map<string, Promise<void>>();
+  const consumerAgain = new Set<string>();
+
+  async function readNew(): Promise<void> {
+    for (;;) {
+      const events = await listEventsAfter(db, cursor, READ_BATCH);
+      if (events.length === 0) return;
+      cursor = events[events.length - 1]?.id ?? cursor;
+      for (const listener of listeners) {
+        try {
+          listener(events);
+        } catch (error) {
+          log.error({ err: error }, 'event listener failed');
+        }
+      }
+      if (events.length < READ_BATCH) return;
+    }
+  }
+
+  function kickConsumers(): void {
+    for (const consumer of options.consumers) {
+      if (consumerRuns.has(consumer.name)) {
+        consumerAgain.add(consumer.name);
+        continue;
+      }
+      const run = (async () => {
+        do {
+          consumerAgain.delete(consumer.name);
+          await runConsumer(db, consumer, { log, committed: relay.committed });
+        } while (consumerAgain.has(consumer.name) && state.running);
+      })().finally(() => consumerRuns.delete(consumer.name));
+      consumerRuns.set(consumer.name, run);
+    }
+  }
+
+  function wake(): Promise<void> {
+    if (!state.running) return Promise.resolve();
+    if (reading) {
+      state.again = true;
+      return reading;
+    }
+    reading = (async () => {
+      do {
+        state.again = false;
+        try {
+          await readNew();
+        } catch (error) {
+          log.error({ err: error }, 'could not read the outbox');
+          return;
+        }
+      } while (readAgain());
+    })().finally(() => {
+      reading = null;
+    });
+    kickConsumers();
+    return reading;
+  }
+
+  function schedulePoll(): void {
+    const interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    timer = setTimeout(() => {
+      void wake().finally(() => {
+        if (state.running) schedulePoll();
+      });
+    }, interval);
+    timer.unref();
+  }
+
+  const relay: Relay = {
+    async start() {
+      cursor = await lastEventId(db);
+      state.running = true;
+      unsubscribe.push(signal.subscribe(() => void wake()));
+      unsubscribe.push(signal.onReconnect(() => void wake()));
+      schedulePoll();
+      // Consumers may have fallen behind while no process ran.
+      kickConsumers();
+    },
+    async stop() {
+      state.running = false;
+      if (timer) clearTimeout(timer);
+      for (const off of unsubscribe.splice(0)) off();
+      await reading;
+      await Promise.all(consumerRuns.values());
+    },
+    committed(lastId) {
+      signal.notify(lastId);
+    },
+    listen(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    position: () => cursor,
+    async drain() {
+      await wake();
+      await Promise.all(consumerRuns.values());
+      await wake();
+    },
+  };
+  return relay;
+}

@@ -1,0 +1,69 @@
+import type { ServerResponse } from 'node:http';
+
+/** Writes Server-Sent Events to one response, bounded: a client that stops reading is let go. */
+export interface SseWriter {
+  /** Sends one message; false when the stream is closed (or was closed now for being too slow). */
+  send: (message: { id?: number; event: string; data: unknown }) => boolean;
+  close: () => void;
+  closed: () => boolean;
+  onClose: (listener: () => void) => void;
+}
+
+export interface SseOptions {
+  heartbeatMs: number;
+  /** Bytes a client may leave unread before its stream is closed; it reconnects and replays. */
+  maxBufferedBytes: number;
+  /** How long a browser waits before reconnecting. */
+  retryMs: number;
+}
+
+export function openSse(response: ServerResponse, options: SseOptions): SseWriter {
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store, no-transform',
+    connection: 'keep-alive',
+    // nginx and some other proxies buffer answers unless told not to.
+    'x-accel-buffering': 'no',
+    'x-content-type-options': 'nosniff',
+  });
+  let isClosed = false;
+  const listeners: (() => void)[] = [];
+
+  const close = () => {
+    if (isClosed) return;
+    isClosed = true;
+    clearInterval(heartbeat);
+    response.end();
+    for (const listener of listeners.splice(0)) listener();
+  };
+  response.on('close', close);
+  response.on('error', close);
+
+  const write = (chunk: string): boolean => {
+    if (isClosed) return false;
+    response.write(chunk);
+    if (response.writableLength > options.maxBufferedBytes) {
+      close();
+      return false;
+    }
+    return true;
+  };
+
+  // A comment line: keeps proxies from closing an idle stream and finds dead connections.
+  const heartbeat = setInterval(() => write(': ping\n\n'), options.heartbeatMs);
+  heartbeat.unref();
+  write(`retry: ${options.retryMs}\n\n`);
+
+  return {
+    send: ({ id, event, data }) =>
+      write(
+        `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+      ),
+    close,
+    closed: () => isClosed,
+    onClose: (listener) => {
+      if (isClosed) listener();
+      else listeners.push(listener);
+    },
+  };
+}

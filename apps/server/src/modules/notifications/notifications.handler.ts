@@ -1,0 +1,127 @@
+import type { NotificationKind, PublishedEvent } from '@perch/contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import type { DurableConsumer } from '../../events/consumer';
+import { newId } from '../../lib/ids';
+import * as repo from './notifications.repository';
+
+type Db = Kysely<Database>;
+
+/** Notifications with the same key show as one group: the likes of a post, all new followers. */
+export function groupKeyOf(kind: NotificationKind, subjectId: string | null): string {
+  if (kind === 'follow') return 'follow';
+  return `${kind}:${subjectId ?? ''}`;
+}
+
+interface Change {
+  /** Whom it concerns; null when nobody is to be told (one's own action, a subject gone). */
+  recipientId: string | null;
+}
+
+/**
+ * Turns one event into notification rows: made for likes, comments and follows of others, taken
+ * back (while unread) when the like or follow is undone. Deleting a post or comment removes its
+ * notifications through the foreign keys. Answers whose notifications changed.
+ */
+async function apply(trx: Db, event: PublishedEvent): Promise<Change> {
+  const at = event.createdAt;
+  switch (event.type) {
+    case 'post.liked': {
+      const { postId, postAuthorId, userId } = event.payload;
+      if (postAuthorId === userId || (await repo.postAuthorOf(trx, postId)) === null) {
+        return { recipientId: null };
+      }
+      await repo.insertNotification(trx, {
+        id: newId(at),
+        recipient_id: postAuthorId,
+        kind: 'like',
+        actor_id: userId,
+        post_id: postId,
+        comment_id: null,
+        group_key: groupKeyOf('like', postId),
+        created_at: at,
+      });
+      return { recipientId: postAuthorId };
+    }
+    case 'post.unliked': {
+      const { postId, postAuthorId, userId } = event.payload;
+      const removed = await repo.deleteUnread(trx, {
+        recipientId: postAuthorId,
+        kind: 'like',
+        actorId: userId,
+        groupKey: groupKeyOf('like', postId),
+      });
+      return { recipientId: removed ? postAuthorId : null };
+    }
+    case 'comment.added': {
+      const { postId, commentId, postAuthorId, userId } = event.payload;
+      if (postAuthorId === userId || !(await repo.commentExists(trx, commentId))) {
+        return { recipientId: null };
+      }
+      await repo.insertNotification(trx, {
+        id: newId(at),
+        recipient_id: postAuthorId,
+        kind: 'comment',
+        actor_id: userId,
+        post_id: postId,
+        comment_id: commentId,
+        group_key: groupKeyOf('comment', commentId),
+        created_at: at,
+      });
+      return { recipientId: postAuthorId };
+    }
+    case 'member.followed': {
+      const { followerId, followeeId } = event.payload;
+      if (!(await repo.userExists(trx, followerId)) || !(await repo.userExists(trx, followeeId))) {
+        return { recipientId: null };
+      }
+      await repo.insertNotification(trx, {
+        id: newId(at),
+        recipient_id: followeeId,
+        kind: 'follow',
+        actor_id: followerId,
+        post_id: null,
+        comment_id: null,
+        group_key: groupKeyOf('follow', null),
+        created_at: at,
+      });
+      return { recipientId: followeeId };
+    }
+    case 'member.unfollowed': {
+      const { followerId, followeeId } = event.payload;
+      const removed = await repo.deleteUnread(trx, {
+        recipientId: followeeId,
+        kind: 'follow',
+        actorId: followerId,
+        groupKey: groupKeyOf('follow', null),
+      });
+      return { recipientId: removed ? followeeId : null };
+    }
+    // Their notifications went with the post or comment (foreign keys): tell the post's author.
+    case 'post.deleted':
+      return { recipientId: event.payload.authorId };
+    case 'comment.deleted':
+      return { recipientId: event.payload.postAuthorId };
+    default:
+      return { recipientId: null };
+  }
+}
+
+/** Writes notifications from events, exactly once, and tells each recipient their unread count. */
+export const notificationsConsumer: DurableConsumer = {
+  name: 'notifications',
+  async handle(trx, events, recorder) {
+    const changed = new Set<string>();
+    for (const event of events) {
+      const { recipientId } = await apply(trx, event);
+      if (recipientId) changed.add(recipientId);
+    }
+    for (const userId of changed) {
+      if (!(await repo.userExists(trx, userId))) continue;
+      recorder.record({
+        type: 'notifications.changed',
+        payload: { userId, unreadCount: await repo.countUnread(trx, userId) },
+      });
+    }
+  },
+};

@@ -1,0 +1,187 @@
+import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+export interface NewNotification {
+  id: string;
+  recipient_id: string;
+  kind: string;
+  actor_id: string;
+  post_id: string | null;
+  comment_id: string | null;
+  group_key: string;
+  created_at: number;
+}
+
+export async function insertNotification(db: Db, row: NewNotification): Promise<void> {
+  await db.insertInto('notifications').values(row).execute();
+}
+
+/** Takes back what an undone action caused, while its recipient has not seen it. */
+export async function deleteUnread(
+  db: Db,
+  where: { recipientId: string; kind: string; actorId: string; groupKey: string },
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('notifications')
+    .where('recipient_id', '=', where.recipientId)
+    .where('group_key', '=', where.groupKey)
+    .where('kind', '=', where.kind)
+    .where('actor_id', '=', where.actorId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function countUnread(db: Db, recipientId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('recipient_id', '=', recipientId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return row?.count ?? 0;
+}
+
+export async function markAllRead(db: Db, recipientId: string, at: number): Promise<number> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ read_at: at })
+    .where('recipient_id', '=', recipientId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+const unreadFlag = sql<number>`case when read_at is null then 1 else 0 end`;
+
+export interface GroupRow {
+  group_key: string;
+  unread: number;
+  kind: string;
+  latest_at: number;
+  actor_count: number;
+  post_id: string | null;
+  comment_id: string | null;
+  post_content: string | null;
+  post_media_url: string | null;
+  comment_text: string | null;
+}
+
+/** Keyset of the group list: newest group first. */
+export type GroupKeyset = readonly [number, string, number];
+
+/** A page of the member's notification groups (unread and read ones apart), newest first. */
+export function listGroups(
+  db: Db,
+  query: { recipientId: string; after: GroupKeyset | null; limit: number },
+): Promise<GroupRow[]> {
+  let groups = db
+    .selectFrom('notifications')
+    .select([
+      'group_key',
+      unreadFlag.as('unread'),
+      (eb) => eb.fn.max('kind').as('kind'),
+      (eb) => eb.fn.max('created_at').as('latest_at'),
+      (eb) => eb.fn.count<number>('actor_id').distinct().as('actor_count'),
+      (eb) => eb.fn.max('post_id').as('post_id'),
+      (eb) => eb.fn.max('comment_id').as('comment_id'),
+    ])
+    .where('recipient_id', '=', query.recipientId)
+    .groupBy(['group_key', unreadFlag]);
+  if (query.after) {
+    const [latestAt, groupKey, unread] = query.after;
+    groups = groups.having(
+      (eb) =>
+        sql<boolean>`(${eb.fn.max('created_at')}, group_key, ${unreadFlag}) < (${latestAt}, ${groupKey}, ${unread})`,
+    );
+  }
+  return db
+    .selectFrom(groups.as('g'))
+    .leftJoin('posts as p', 'p.id', 'g.post_id')
+    .leftJoin('comments as c', 'c.id', 'g.comment_id')
+    .select([
+      'g.group_key',
+      'g.unread',
+      'g.kind',
+      'g.latest_at',
+      'g.actor_count',
+      'g.post_id',
+      'g.comment_id',
+      'p.content as post_content',
+      'p.media_url as post_media_url',
+      'c.text as comment_text',
+    ])
+    .orderBy('g.latest_at', 'desc')
+    .orderBy('g.group_key', 'desc')
+    .orderBy('g.unread', 'desc')
+    .limit(query.limit + 1)
+    .execute();
+}
+
+export interface ActorRow {
+  group_key: string;
+  unread: number;
+  id: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+  avatar_url: string | null;
+}
+
+/** The newest few members of each of these groups. */
+export function listGroupActors(
+  db: Db,
+  recipientId: string,
+  groupKeys: readonly string[],
+): Promise<ActorRow[]> {
+  if (groupKeys.length === 0) return Promise.resolve([]);
+  const ranked = db
+    .selectFrom('notifications as n')
+    .innerJoin('users as u', 'u.id', 'n.actor_id')
+    .select([
+      'n.group_key',
+      sql<number>`case when n.read_at is null then 1 else 0 end`.as('unread'),
+      'u.id',
+      'u.username',
+      'u.first_name',
+      'u.last_name',
+      'u.avatar_url',
+      sql<number>`row_number() over (partition by n.group_key, case when n.read_at is null then 1 else 0 end order by n.created_at desc, n.id desc)`.as(
+        'rank',
+      ),
+    ])
+    .where('n.recipient_id', '=', recipientId)
+    .where('n.group_key', 'in', groupKeys);
+  return db
+    .selectFrom(ranked.as('r'))
+    .select(['group_key', 'unread', 'id', 'username', 'first_name', 'last_name', 'avatar_url'])
+    .where('rank', '<=', NOTIFICATION_ACTORS_SHOWN)
+    .orderBy('rank')
+    .execute();
+}
+
+export async function postAuthorOf(db: Db, postId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('posts')
+    .select('user_id')
+    .where('id', '=', postId)
+    .executeTakeFirst();
+  return row?.user_id ?? null;
+}
+
+export async function commentExists(db: Db, commentId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('comments')
+    .select('id')
+    .where('id', '=', commentId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function userExists(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}

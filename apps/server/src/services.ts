@@ -1,0 +1,113 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Viewer } from './auth/viewer';
+import type { AppConfig } from './config';
+import type { Database } from './db/schema';
+import { createEventStreams } from './events/event-stream';
+import { deleteEventsBefore } from './events/outbox.repository';
+import { createRelay } from './events/relay';
+import { createStreamHub } from './events/stream-hub';
+import { createTransact } from './events/transactions';
+import type { Infrastructure } from './infra';
+import { createScheduler } from './infra/jobs';
+import { createAuthService } from './modules/auth/auth.service';
+import { createBookmarksService } from './modules/bookmarks/bookmarks.service';
+import { createCommentsService } from './modules/comments/comments.service';
+import { createMediaService } from './modules/media/media.service';
+import type { MediaStore } from './modules/media/media.store';
+import { createNotificationsService } from './modules/notifications/notifications.service';
+import { createPostsService } from './modules/posts/posts.service';
+import { createUsersService } from './modules/users/users.service';
+
+const HOUR = 60 * 60 * 1000;
+/** Events are kept this long for reconnecting streams to replay; older ones are pruned. */
+export const OUTBOX_RETENTION_MS = 48 * HOUR;
+
+export interface ServicesDeps {
+  db: Kysely<Database>;
+  config: AppConfig;
+  log: FastifyBaseLogger;
+  infra: Infrastructure;
+  mediaStore: MediaStore;
+  signToken: (viewer: Viewer) => string;
+}
+
+/**
+ * The composition root: every service is built here once, with what it depends on, and reached
+ * as app.services. Services never build one another.
+ */
+export function createServices({ db, config, log, infra, mediaStore, signToken }: ServicesDeps) {
+  const transact = createTransact(db, (lastId) => {
+    relay.committed(lastId);
+  });
+
+  const media = createMediaService({ db, store: mediaStore, log });
+  const users = createUsersService({ db, transact, media });
+  const posts = createPostsService({ db, transact, media, users });
+  const comments = createCommentsService({ db, transact, posts });
+  const bookmarks = createBookmarksService({ transact, posts });
+  const auth = createAuthService({ users, passwordHashCost: config.passwordHashCost, signToken });
+  const notifications = createNotificationsService({ db, transact });
+
+  const relay = createRelay({
+    db,
+    signal: infra.signal,
+    log,
+    consumers: [notifications.consumer, media.consumer],
+  });
+  const hub = createStreamHub({
+    followersAmong: users.followersAmong,
+    followeesAmong: users.followeesAmong,
+    log,
+  });
+  relay.listen(hub.deliver);
+  const streams = createEventStreams({
+    db,
+    hub,
+    relay,
+    unreadCount: async (viewer) => (await notifications.unreadCount(viewer)).unreadCount,
+    replayLimit: 1000,
+  });
+
+  const scheduler = createScheduler({ lock: infra.jobLock, log });
+  const jobs = {
+    pruneOutbox: () =>
+      db.transaction().execute((trx) => deleteEventsBefore(trx, Date.now() - OUTBOX_RETENTION_MS)),
+    sweepMedia: () => media.sweep(),
+  };
+
+  return {
+    auth,
+    users,
+    posts,
+    comments,
+    bookmarks,
+    media,
+    notifications,
+    relay,
+    hub,
+    streams,
+    scheduler,
+    jobs,
+
+    /** Starts what runs beside requests: the relay and the scheduled jobs. */
+    async start(): Promise<void> {
+      await relay.start();
+      scheduler.every('outbox-prune', HOUR, jobs.pruneOutbox, { firstDelayMs: 60_000 });
+      if (config.mediaSweepIntervalMinutes > 0) {
+        scheduler.every('media-sweep', config.mediaSweepIntervalMinutes * 60_000, jobs.sweepMedia, {
+          firstDelayMs: 60_000,
+        });
+      }
+    },
+
+    /** Ends streams and background work; the database closes after. */
+    async stop(): Promise<void> {
+      hub.closeAll('shutting down');
+      await scheduler.stop();
+      await relay.stop();
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

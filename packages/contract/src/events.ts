@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * Domain events: what happened, recorded in the write's transaction and handed to handlers after
+ * commit. The same names and payloads reach the web app over the event stream (GET /api/events),
+ * each to the members allowed to see it (see EVENT_AUDIENCE).
+ */
+const id = z.string();
+
+export const domainEventSchemas = {
+  'post.created': z.object({ postId: id, authorId: id }),
+  /** previousMediaURL: the image the edit replaced or removed, if any. */
+  'post.edited': z.object({ postId: id, authorId: id, previousMediaURL: z.string().nullable() }),
+  'post.deleted': z.object({ postId: id, authorId: id, mediaURL: z.string().nullable() }),
+  'post.liked': z.object({ postId: id, postAuthorId: id, userId: id, likeCount: z.number() }),
+  'post.unliked': z.object({ postId: id, postAuthorId: id, userId: id, likeCount: z.number() }),
+  'comment.added': z.object({
+    postId: id,
+    commentId: id,
+    postAuthorId: id,
+    userId: id,
+    commentCount: z.number(),
+  }),
+  'comment.edited': z.object({ postId: id, commentId: id, userId: id }),
+  'comment.deleted': z.object({
+    postId: id,
+    commentId: id,
+    postAuthorId: id,
+    userId: id.nullable(),
+    commentCount: z.number(),
+  }),
+  'member.followed': z.object({
+    followerId: id,
+    followeeId: id,
+    /** The followee's followers and the follower's following, as they are after the change. */
+    followersCount: z.number(),
+    followingCount: z.number(),
+  }),
+  'member.unfollowed': z.object({
+    followerId: id,
+    followeeId: id,
+    followersCount: z.number(),
+    followingCount: z.number(),
+  }),
+  'bookmark.added': z.object({ userId: id, postId: id }),
+  'bookmark.removed': z.object({ userId: id, postId: id }),
+  /** previousAvatarURL: the picture the edit replaced or removed, if any. */
+  'profile.edited': z.object({ userId: id, previousAvatarURL: z.string().nullable() }),
+  /** The member's notifications changed (one arrived, was removed or was read). */
+  'notifications.changed': z.object({ userId: id, unreadCount: z.number() }),
+} as const;
+
+export type DomainEventType = keyof typeof domainEventSchemas;
+export type DomainEventPayloads = {
+  [K in DomainEventType]: z.infer<(typeof domainEventSchemas)[K]>;
+};
+export const DOMAIN_EVENT_TYPES = Object.keys(domainEventSchemas) as DomainEventType[];
+
+/** One event of any type, as recorded: `{type, payload}` with the payload of that type. */
+export type DomainEvent = {
+  [K in DomainEventType]: { type: K; payload: DomainEventPayloads[K] };
+}[DomainEventType];
+
+/** An event after commit, with its place in the outbox: ids only grow. */
+export type PublishedEvent = DomainEvent & { id: number; createdAt: number };
+
+/**
+ * Who may receive an event on the stream:
+ * - public: anyone (counts and changes of public posts and profiles);
+ * - followers: the author and the members who follow them (new posts for their Home);
+ * - owner: only the member it belongs to (bookmarks, notifications).
+ */
+export type EventAudience =
+  { kind: 'public' } | { kind: 'followers'; authorId: string } | { kind: 'owner'; userId: string };
+
+export function audienceOf(event: DomainEvent): EventAudience {
+  switch (event.type) {
+    case 'post.created':
+      return { kind: 'followers', authorId: event.payload.authorId };
+    case 'bookmark.added':
+    case 'bookmark.removed':
+    case 'notifications.changed':
+      return { kind: 'owner', userId: event.payload.userId };
+    default:
+      return { kind: 'public' };
+  }
+}
+
+/**
+ * Stream-only messages (not domain events):
+ * - `ready`: sent first; its id is where the stream stands, for a later Last-Event-ID.
+ * - `reset`: the events since Last-Event-ID are no longer kept (or too many): refetch everything.
+ */
+export const STREAM_READY = 'ready';
+export const STREAM_RESET = 'reset';
+export const streamReadySchema = z.object({ unreadCount: z.number() });
+export type StreamReady = z.infer<typeof streamReadySchema>;
