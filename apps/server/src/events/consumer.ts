@@ -1,4 +1,4 @@
-import type { PublishedEvent } from '@perch/contract';
+import type { DomainEventType, PublishedEvent } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -14,6 +14,8 @@ type Db = Kysely<Database>;
  */
 export interface DurableConsumer {
   name: string;
+  /** The event types it acts on: it is woken only when one of them is new. */
+  types: ReadonlySet<DomainEventType>;
   handle: (trx: Db, events: readonly PublishedEvent[], recorder: EventRecorder) => Promise<void>;
 }
 

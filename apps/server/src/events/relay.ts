@@ -1,4 +1,4 @@
-import type { PublishedEvent } from '@perch/contract';
+import type { DomainEventType, PublishedEvent } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
@@ -57,11 +57,13 @@ export function createRelay(options: RelayOptions): Relay {
   const consumerRuns = new Map<string, Promise<void>>();
   const consumerAgain = new Set<string>();
 
-  async function readNew(): Promise<void> {
+  /** Hands on what is new; answers the types seen, so that only the consumers of those wake. */
+  async function readNew(seen: Set<DomainEventType>): Promise<void> {
     for (;;) {
       const events = await listEventsAfter(db, cursor, READ_BATCH);
       if (events.length === 0) return;
       cursor = events[events.length - 1]?.id ?? cursor;
+      for (const event of events) seen.add(event.type);
       for (const listener of listeners) {
         try {
           listener(events);
@@ -73,8 +75,9 @@ export function createRelay(options: RelayOptions): Relay {
     }
   }
 
-  function kickConsumers(): void {
+  function kickConsumers(types: ReadonlySet<DomainEventType> | 'all'): void {
     for (const consumer of options.consumers) {
+      if (types !== 'all' && ![...consumer.types].some((type) => types.has(type))) continue;
       if (consumerRuns.has(consumer.name)) {
         consumerAgain.add(consumer.name);
         continue;
@@ -98,17 +101,18 @@ export function createRelay(options: RelayOptions): Relay {
     reading = (async () => {
       do {
         state.again = false;
+        const seen = new Set<DomainEventType>();
         try {
-          await readNew();
+          await readNew(seen);
         } catch (error) {
           log.error({ err: error }, 'could not read the outbox');
           return;
         }
+        if (seen.size > 0) kickConsumers(seen);
       } while (readAgain());
     })().finally(() => {
       reading = null;
     });
-    kickConsumers();
     return reading;
   }
 
@@ -130,7 +134,7 @@ export function createRelay(options: RelayOptions): Relay {
       unsubscribe.push(signal.onReconnect(() => void wake()));
       schedulePoll();
       // Consumers may have fallen behind while no process ran.
-      kickConsumers();
+      kickConsumers('all');
     },
     async stop() {
       state.running = false;

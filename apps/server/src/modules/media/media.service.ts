@@ -283,6 +283,7 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
   /** Frees images that posts and profiles stopped using, once the change committed. */
   const consumer: DurableConsumer = {
     name: 'media',
+    types: new Set(['post.edited', 'post.deleted', 'profile.edited']),
     async handle(trx, events) {
       const urls = new Set(events.map(releasedUrlOf).filter((url) => url !== null));
       for (const url of urls) await releaseMediaIfUnused(trx, store, url, { log });

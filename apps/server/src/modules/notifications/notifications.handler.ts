@@ -110,6 +110,15 @@ async function apply(trx: Db, event: PublishedEvent): Promise<Change> {
 /** Writes notifications from events, exactly once, and tells each recipient their unread count. */
 export const notificationsConsumer: DurableConsumer = {
   name: 'notifications',
+  types: new Set([
+    'post.liked',
+    'post.unliked',
+    'comment.added',
+    'member.followed',
+    'member.unfollowed',
+    'post.deleted',
+    'comment.deleted',
+  ]),
   async handle(trx, events, recorder) {
     const changed = new Set<string>();
     for (const event of events) {
