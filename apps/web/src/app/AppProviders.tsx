@@ -2,6 +2,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { SessionProvider } from '../features/auth/SessionProvider';
 import type { SessionStore } from '../features/auth/session';
+import { LiveEventsProvider } from '../features/live/LiveEventsProvider';
 import { AppToaster } from './AppToaster';
 import { createQueryClient } from './queryClient';
 
@@ -16,7 +17,7 @@ export function AppProviders({ children, queryClient, sessionStore }: AppProvide
   return (
     <QueryClientProvider client={client}>
       <SessionProvider store={sessionStore}>
-        {children}
+        <LiveEventsProvider>{children}</LiveEventsProvider>
         <AppToaster />
       </SessionProvider>
     </QueryClientProvider>

@@ -8,6 +8,8 @@ import { HomePage } from '../features/home/HomePage';
 import { AppLayout } from '../features/layout/AppLayout';
 import { LikedPostsPage } from '../features/likedPosts/LikedPostsPage';
 import { NotFoundPage } from '../features/notFound/NotFoundPage';
+import { NotificationsPage } from '../features/notifications/NotificationsPage';
+import { PostPage } from '../features/posts/PostPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { RouteErrorPage } from './RouteErrorPage';
 
@@ -40,9 +42,11 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <HomePage /> },
               { path: '/explore', element: <ExplorePage /> },
+              { path: '/notifications', element: <NotificationsPage /> },
               { path: '/bookmarks', element: <BookmarksPage /> },
               { path: '/likedPost', element: <LikedPostsPage /> },
               { path: '/profile/:username', element: <ProfilePage /> },
+              { path: '/post/:postId', element: <PostPage /> },
             ],
           },
         ],

@@ -2,8 +2,9 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
 /**
- * Answers for the lists every signed-in screen loads (feeds, who to follow), so that a test about
- * something else needs no handlers for them. Tests override them with `server.use`.
+ * Answers for the lists every signed-in screen loads (feeds, who to follow, the unread count),
+ * so that a test about something else needs no handlers for them. Tests override them with
+ * `server.use`.
  */
 const emptyListHandlers = [
   http.get('*/api/posts/feed', () => HttpResponse.json({ posts: [], nextCursor: null })),
@@ -12,7 +13,14 @@ const emptyListHandlers = [
   http.get('*/api/posts/user/:username', () => HttpResponse.json({ posts: [], nextCursor: null })),
   http.get('*/api/users/bookmark', () => HttpResponse.json({ bookmarks: [], nextCursor: null })),
   http.get('*/api/users/suggestions', () => HttpResponse.json({ users: [], nextCursor: null })),
+  http.get('*/api/notifications/unread', () => HttpResponse.json({ unreadCount: 0 })),
+];
+
+/** Session cookie calls (made at start-up and on logout), answered as the server does. */
+const sessionCookieHandlers = [
+  http.post('*/api/auth/session', () => new HttpResponse(null, { status: 204 })),
+  http.post('*/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
 ];
 
 /** Mock API for component tests; each test adds the handlers it needs with `server.use`. */
-export const server = setupServer(...emptyListHandlers);
+export const server = setupServer(...emptyListHandlers, ...sessionCookieHandlers);

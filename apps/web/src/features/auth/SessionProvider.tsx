@@ -8,7 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { isApiError, onUnauthorized } from '../../lib/api';
-import { fetchCurrentUser } from './auth.api';
+import { fetchCurrentUser, refreshSessionCookie } from './auth.api';
 import {
   createSessionStore,
   type Session,
@@ -26,8 +26,8 @@ interface SessionProviderProps {
 
 /**
  * Restores the session saved in local storage, checks it with the server once (a token the
- * server rejects, or whose member no longer exists, is forgotten) and forgets the session
- * whenever an authenticated call is answered with 401.
+ * server rejects, or whose member no longer exists, is forgotten; an accepted one gets its
+ * session cookie) and forgets the session whenever an authenticated call is answered with 401.
  */
 export function SessionProvider({ children, store: providedStore }: SessionProviderProps) {
   const [store] = useState(() => providedStore ?? createSessionStore());
@@ -54,7 +54,11 @@ export function SessionProvider({ children, store: providedStore }: SessionProvi
     if (token === null || verified) return;
     const controller = new AbortController();
     fetchCurrentUser(token, controller.signal).then(
-      ({ user }) => {
+      async ({ user }) => {
+        // A session stored before the session cookie existed gets it now, before anything that
+        // needs it (the live event stream) starts; a failure only means no live updates.
+        await refreshSessionCookie(token, controller.signal).catch(() => undefined);
+        if (controller.signal.aborted) return;
         store.confirm(token, user);
       },
       (error: unknown) => {

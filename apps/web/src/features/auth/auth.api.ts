@@ -32,3 +32,16 @@ export function signup(body: SignupBody, signal?: AbortSignal): Promise<SignupRe
 export function fetchCurrentUser(token: string, signal?: AbortSignal): Promise<UserResponse> {
   return apiRequest('/api/auth/me', { token, signal, schema: userResponseSchema });
 }
+
+/**
+ * (Re)sets the HttpOnly session cookie that authenticates the live event stream, for a session
+ * stored before the cookie existed. Answers 204.
+ */
+export async function refreshSessionCookie(token: string, signal?: AbortSignal): Promise<void> {
+  await apiRequest('/api/auth/session', { method: 'POST', token, signal });
+}
+
+/** Ends the session on the server: clears the session cookie. Answers 204. */
+export async function endServerSession(token: string): Promise<void> {
+  await apiRequest('/api/auth/logout', { method: 'POST', token });
+}

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router-dom';
-import { login, signup } from './auth.api';
+import { endServerSession, login, signup } from './auth.api';
 import { useSessionStore } from './SessionProvider';
 
 export const authKeys = {
@@ -66,12 +66,17 @@ export function useSignupMutation() {
   });
 }
 
-/** Forgets the session and every cached server answer, then returns to the login screen. */
+/**
+ * Forgets the session and every cached server answer, then returns to the login screen. The
+ * server is told too (it clears the session cookie), without waiting for its answer.
+ */
 export function useLogout(): () => void {
   const store = useSessionStore();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useCallback(() => {
+    const token = store.getSnapshot().session?.token;
+    if (token !== undefined) void endServerSession(token).catch(() => undefined);
     store.clear();
     queryClient.clear();
     toast.success(authMessages.logout);

@@ -1,6 +1,6 @@
 import { ErrorMessages } from '@perch/contract';
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { apiRequest } from '../../lib/api';
 import { makeUser, readStoredSession, storeSession } from '../../test/fixtures';
@@ -77,6 +77,44 @@ describe('session restored at start-up', () => {
     });
     expect(readStoredSession()).toBeNull();
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it('gets the session cookie once the server accepts it', async () => {
+    const ada = makeUser();
+    storeSession({ token: 'token-ok', user: ada });
+    const order: string[] = [];
+    mockMe(() => {
+      order.push('me');
+      return HttpResponse.json({ user: ada });
+    });
+    server.use(
+      http.post('/api/auth/session', ({ request }) => {
+        order.push(`session ${request.headers.get('authorization') ?? ''}`);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    renderApp('/');
+
+    await waitFor(() => {
+      expect(order).toEqual(['me', 'session token-ok']);
+    });
+  });
+
+  it('is confirmed even when the session cookie cannot be set', async () => {
+    const ada = makeUser();
+    storeSession({ token: 'token-ok', user: ada });
+    mockMe(() => HttpResponse.json({ user: ada }));
+    server.use(
+      http.post('/api/auth/session', () =>
+        HttpResponse.json({ errors: ['Internal server error'] }, { status: 500 }),
+      ),
+    );
+    const { router } = renderApp('/login');
+
+    // Only a confirmed session leaves /login by itself.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Home' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(readStoredSession()).toEqual({ token: 'token-ok', user: ada });
   });
 
   it('is kept when the server cannot be reached', async () => {
@@ -167,6 +205,29 @@ describe('signed-in layout', () => {
     expect(readStoredSession()).toBeNull();
   });
 
+  it('tells the server on logout without waiting for its answer', async () => {
+    const ada = makeUser();
+    storeSession({ token: 'token-ada', user: ada });
+    mockMe(() => HttpResponse.json({ user: ada }));
+    const logouts: (string | null)[] = [];
+    server.use(
+      http.post('/api/auth/logout', async ({ request }) => {
+        logouts.push(request.headers.get('authorization'));
+        await delay('infinite');
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { user, router } = renderApp('/');
+
+    const bar = await screen.findByRole('navigation', { name: 'Quick navigation' });
+    await user.click(within(bar).getByRole('button', { name: 'Log out' }));
+
+    expect(await screen.findByText('Logged out successfully!')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(readStoredSession()).toBeNull();
+    expect(logouts).toEqual(['token-ada']);
+  });
+
   it('opens the Create Post modal and closes it with its X', async () => {
     const ada = makeUser();
     storeSession({ token: 'token-ada', user: ada });
@@ -195,7 +256,16 @@ describe('signed-in layout', () => {
       (element) => element.getAttribute('aria-label'),
     );
     expect(names.sort()).toEqual(
-      ['Bookmarks', 'Explore', 'Home', 'Liked posts', 'Log out', 'New post', 'Profile'].sort(),
+      [
+        'Bookmarks',
+        'Explore',
+        'Home',
+        'Liked posts',
+        'Log out',
+        'New post',
+        'Notifications',
+        'Profile',
+      ].sort(),
     );
   });
 });

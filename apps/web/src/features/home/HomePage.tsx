@@ -1,6 +1,7 @@
 import { PageHeader } from '../layout/PageHeader';
 import { PostComposer } from '../posts/PostComposer';
 import { PostFeed } from '../posts/PostFeed';
+import { NewPostsPill } from './NewPostsPill';
 
 export function HomePage() {
   return (
@@ -11,6 +12,7 @@ export function HomePage() {
         source={{ kind: 'home' }}
         emptyText="Your feed is empty. Share your first post or follow people to fill it."
         showSort
+        banner={<NewPostsPill />}
       />
     </section>
   );

@@ -2,23 +2,29 @@ import { NavLink } from 'react-router-dom';
 import { LogoutIcon, NewPostIcon } from '../../components/icons';
 import { useLogout } from '../auth/auth.queries';
 import { useRequiredSession } from '../auth/SessionProvider';
+import { UnreadBadge, unreadLabel } from '../notifications/UnreadBadge';
+import { useUnreadCount } from '../notifications/notifications.queries';
 import { primaryNavItems, type NavItem } from './navigation';
 
 interface BottomBarProps {
   onCreatePost: () => void;
 }
 
-function BottomLink({ item }: { item: NavItem }) {
+function BottomLink({ item, unread }: { item: NavItem; unread: number }) {
   const { icon: Icon } = item;
+  const count = item.showsUnread ? unread : 0;
   return (
     <li>
       <NavLink
         to={item.to}
         end={item.end}
         className="icon-btn bottom-bar__item"
-        aria-label={item.shortLabel}
+        aria-label={unreadLabel(item.shortLabel, count)}
       >
-        <Icon size={24} />
+        <span className="nav-icon">
+          <Icon size={24} />
+          <UnreadBadge count={count} />
+        </span>
       </NavLink>
     </li>
   );
@@ -28,15 +34,16 @@ function BottomLink({ item }: { item: NavItem }) {
 export function BottomBar({ onCreatePost }: BottomBarProps) {
   const { user } = useRequiredSession();
   const logout = useLogout();
+  const unread = useUnreadCount();
   const items = primaryNavItems(user.username);
-  const before = items.slice(0, 3); // home, explore, bookmarks
-  const after = items.slice(3); // liked posts, profile
+  const before = items.slice(0, 3); // home, explore, notifications
+  const after = items.slice(3); // bookmarks, liked posts, profile
 
   return (
     <nav className="bottom-bar" aria-label="Quick navigation">
       <ul className="bottom-bar__list">
         {before.map((item) => (
-          <BottomLink key={item.to} item={item} />
+          <BottomLink key={item.to} item={item} unread={unread} />
         ))}
         <li>
           <button
@@ -49,7 +56,7 @@ export function BottomBar({ onCreatePost }: BottomBarProps) {
           </button>
         </li>
         {after.map((item) => (
-          <BottomLink key={item.to} item={item} />
+          <BottomLink key={item.to} item={item} unread={unread} />
         ))}
         <li>
           <button

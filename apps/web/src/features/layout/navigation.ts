@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import {
+  BellIcon,
   BookmarkIcon,
   ExploreIcon,
   HeartIcon,
@@ -16,6 +17,14 @@ export interface NavItem {
   icon: ComponentType<IconProps>;
   /** Match the path exactly (the home link would otherwise match every path). */
   end?: boolean;
+  /** Shows the number of unread notifications. */
+  showsUnread?: boolean;
+}
+
+export const NOTIFICATIONS_PATH = '/notifications';
+
+export function postPath(postId: string): string {
+  return `/post/${encodeURIComponent(postId)}`;
 }
 
 export function profilePath(username: string): string {
@@ -26,6 +35,13 @@ export function primaryNavItems(username: string): NavItem[] {
   return [
     { label: 'Home', shortLabel: 'Home', to: '/', icon: HomeIcon, end: true },
     { label: 'Explore', shortLabel: 'Explore', to: '/explore', icon: ExploreIcon },
+    {
+      label: 'Notifications',
+      shortLabel: 'Notifications',
+      to: NOTIFICATIONS_PATH,
+      icon: BellIcon,
+      showsUnread: true,
+    },
     { label: 'Bookmarks', shortLabel: 'Bookmarks', to: '/bookmarks', icon: BookmarkIcon },
     { label: 'Liked Post', shortLabel: 'Liked posts', to: '/likedPost', icon: HeartIcon },
     { label: 'Profile', shortLabel: 'Profile', to: profilePath(username), icon: UserIcon },

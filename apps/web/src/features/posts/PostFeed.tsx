@@ -7,6 +7,7 @@ import {
   useMemo,
   useRef,
   useState,
+  type ReactNode,
   type RefObject,
 } from 'react';
 import { Button } from '../../components/Button';
@@ -28,6 +29,8 @@ export interface PostFeedProps {
   emptyText: string;
   /** Shows the sort heading (Trending, Latest, Oldest) above the list. */
   showSort?: boolean;
+  /** Shown between the sort heading and the list (e.g. Home's 'new posts' button). */
+  banner?: ReactNode;
 }
 
 /** Cards' estimated height before they are measured, and the space between them. */
@@ -231,7 +234,7 @@ function feedLabel(source: FeedSource): string {
  * empty text, or the cards, loaded page by page as the member scrolls and virtualized so that
  * thousands of them stay smooth. A failed load shows a message and Retry.
  */
-export function PostFeed({ source, emptyText, showSort = false }: PostFeedProps) {
+export function PostFeed({ source, emptyText, showSort = false, banner }: PostFeedProps) {
   const [sort, setSort] = useState<PostSort>(DEFAULT_SORT);
   const effectiveSort = source.kind === 'bookmarks' ? DEFAULT_SORT : sort;
   const feed = usePostFeed(source, effectiveSort);
@@ -280,6 +283,7 @@ export function PostFeed({ source, emptyText, showSort = false }: PostFeedProps)
   return (
     <div className="feed">
       {showSort && <SortMenu value={sort} onChange={setSort} />}
+      {banner}
       {content}
     </div>
   );

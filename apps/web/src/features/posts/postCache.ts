@@ -200,3 +200,17 @@ export const isSource =
   (...kinds: FeedSource['kind'][]): SourceFilter =>
   (source) =>
     kinds.includes(source.kind);
+
+/**
+ * Brings Home back to its first page, fetched again (with the posts published since): every
+ * loaded Home list drops its further pages, and the one on screen refetches.
+ */
+export function reloadHomeFromTop(queryClient: QueryClient): Promise<void> {
+  const filters = { queryKey: [...postKeys.lists(), { kind: 'home' }] };
+  queryClient.setQueriesData<PostPages>(filters, (data) =>
+    data && data.pages.length > 1
+      ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) }
+      : data,
+  );
+  return queryClient.invalidateQueries(filters);
+}

@@ -2,6 +2,7 @@ import type { Post, PostInput, PostSort, User } from '@perch/contract';
 import {
   useInfiniteQuery,
   useMutation,
+  useQuery,
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
@@ -15,6 +16,7 @@ import {
   createPost,
   deletePost,
   editPost,
+  fetchPost,
   fetchPostPage,
   likePost,
   type BookmarkAction,
@@ -40,6 +42,15 @@ export function usePostFeed(source: FeedSource, sort: PostSort) {
       fetchPostPage({ source, sort, cursor: pageParam, token, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
+  });
+}
+
+/** One post by id (a notification leads to it); kept in step with the lists it is in. */
+export function usePost(postId: string) {
+  const { token } = useRequiredSession();
+  return useQuery({
+    queryKey: postKeys.detail(postId),
+    queryFn: async ({ signal }) => (await fetchPost(postId, token, signal)).post,
   });
 }
 

@@ -1,0 +1,40 @@
+import { domainEventSchemas, type DomainEventType } from '@perch/contract';
+
+const events = domainEventSchemas;
+
+/**
+ * The contract's event payloads, narrowed to the fields the app reads: a field the server adds,
+ * leaves out or renames elsewhere in a payload never costs an event.
+ */
+export const liveEventSchemas = {
+  'post.created': events['post.created'],
+  'post.edited': events['post.edited'].pick({ postId: true, authorId: true }),
+  'post.deleted': events['post.deleted'].pick({ postId: true, authorId: true }),
+  'post.liked': events['post.liked'],
+  'post.unliked': events['post.unliked'],
+  'comment.added': events['comment.added'],
+  'comment.edited': events['comment.edited'].pick({ postId: true, commentId: true }),
+  'comment.deleted': events['comment.deleted'].pick({
+    postId: true,
+    commentId: true,
+    commentCount: true,
+  }),
+  'member.followed': events['member.followed'],
+  'member.unfollowed': events['member.unfollowed'],
+  'bookmark.added': events['bookmark.added'],
+  'bookmark.removed': events['bookmark.removed'],
+  'profile.edited': events['profile.edited'].pick({ userId: true }),
+  'notifications.changed': events['notifications.changed'],
+} satisfies Record<DomainEventType, unknown>;
+
+export type LiveEventType = keyof typeof liveEventSchemas;
+export const LIVE_EVENT_TYPES = Object.keys(liveEventSchemas) as LiveEventType[];
+
+export type LiveEventPayloads = {
+  [K in LiveEventType]: ReturnType<(typeof liveEventSchemas)[K]['parse']>;
+};
+
+/** One event of the stream as the app reads it: `{type, payload}`. */
+export type LiveEvent = {
+  [K in LiveEventType]: { type: K; payload: LiveEventPayloads[K] };
+}[LiveEventType];

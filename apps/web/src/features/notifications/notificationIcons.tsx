@@ -1,0 +1,10 @@
+import { Icon, type IconProps } from '../../components/icons';
+
+export function AtIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="12" cy="12" r="3.75" />
+      <path d="M15.75 8.5v4.75a2.5 2.5 0 0 0 5 0V12a8.75 8.75 0 1 0-3.4 6.9" />
+    </Icon>
+  );
+}
