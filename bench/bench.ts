@@ -27,6 +27,7 @@ import { createSigner } from 'fast-jwt';
 import pg from 'pg';
 import type { DatabaseTarget } from '../apps/server/src/db/database';
 import { buildInstance, migrateInstance } from './data';
+import { eventsReport, measureEvents, type EventsResult } from './events';
 import { measureInProcess, type InProcessResult } from './inprocess';
 import {
   checkCounters,
@@ -46,6 +47,7 @@ import {
 } from './lib/instance';
 import { freePort, memoryOf, settle, startServer, type RunningServer } from './lib/proc';
 import { Prng } from './lib/prng';
+import { formatTable } from './lib/table';
 import { postText, commentText, searchFragment } from './lib/text';
 import { measureWeb, type WebResult } from './web';
 
@@ -259,6 +261,72 @@ function figures(result: autocannon.Result): RunFigures {
     timeouts: result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/**
+ * With the server stopped, the copy's counters must equal their rows and the rows added must match
+ * the writes answered 2xx. Requests still in flight when a timed run stopped were applied or not
+ * (their answers were never read), so each change must lie between what was answered 2xx and what
+ * was sent.
+ */
+async function verifyWrites(
+  copy: RunCopy,
+  before: Record<string, number>,
+  writes: { sent: Record<string, number>; succeeded: Record<string, number> },
+) {
+  log();
+  log('Checking the database after the run (server stopped):');
+  const check = await copy.runner();
+  const after = await countRows(check);
+  const mismatches = await checkCounters(check);
+  await check.close();
+  const ok = (key: string) => writes.succeeded[key] ?? 0;
+  const out = (key: string) => writes.sent[key] ?? 0;
+  const added = (table: string) => (after[table] ?? 0) - (before[table] ?? 0);
+  const expectations: { what: string; low: number; high: number; actual: number }[] = [
+    {
+      what: 'posts added = create-post answered 2xx (+ in flight)',
+      low: ok('create-post'),
+      high: out('create-post'),
+      actual: added('posts'),
+    },
+    {
+      what: 'comments added = comment answered 2xx (+ in flight)',
+      low: ok('comment'),
+      high: out('comment'),
+      actual: added('comments'),
+    },
+    {
+      what: 'likes added = likes − dislikes answered 2xx (± in flight)',
+      low: ok('like:on') - out('like:off'),
+      high: out('like:on') - ok('like:off'),
+      actual: added('likes'),
+    },
+    {
+      what: 'bookmarks added = added − removed answered 2xx (± in flight)',
+      low: ok('bookmark:on') - out('bookmark:off'),
+      high: out('bookmark:on') - ok('bookmark:off'),
+      actual: added('bookmarks'),
+    },
+  ];
+  let lost = false;
+  for (const e of expectations) {
+    const good = e.low <= e.actual && e.actual <= e.high;
+    lost ||= !good;
+    const range =
+      e.low === e.high ? formatCount(e.low) : `${formatCount(e.low)}…${formatCount(e.high)}`;
+    log(`  ${good ? 'ok  ' : 'FAIL'} ${e.what}: expected ${range}, found ${formatCount(e.actual)}`);
+  }
+  for (const [name, n] of Object.entries(mismatches)) {
+    lost ||= n > 0;
+    log(
+      `  ${n === 0 ? 'ok  ' : 'FAIL'} ${name} equals its rows${n === 0 ? '' : ` (${n} rows differ)`}`,
+    );
+  }
+  log(
+    `  writes answered 2xx / sent: ${['like:on', 'like:off', 'bookmark:on', 'bookmark:off', 'comment', 'create-post'].map((k) => `${k} ${formatCount(ok(k))}/${formatCount(out(k))}`).join(', ')}`,
+  );
+  return { lost, expectations, mismatches };
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -566,7 +634,12 @@ async function main(): Promise<void> {
     },
   ];
   const selected = scenarios.filter((scenario) => wanted(scenario.name));
-  const known = new Set([...scenarios.map((scenario) => scenario.name), 'inprocess', 'web']);
+  const known = new Set([
+    ...scenarios.map((scenario) => scenario.name),
+    'inprocess',
+    'web',
+    'events',
+  ]);
   const unknown = [...(only ?? [])].filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new Error(`unknown --only name ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
@@ -607,15 +680,51 @@ async function main(): Promise<void> {
       sampleFailure: failures.get(scenario.name) ?? null,
     };
     log(
-      `  ${scenario.name.padEnd(14)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
+      `  ${scenario.name.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
     );
     return result;
+  };
+
+  /** The live-events set (bench/events.ts): streams for the members, then this run's scenarios. */
+  const runEvents = (perch: RunningServer, baselineRps: number) => {
+    log();
+    log('Live events (GET /api/events):');
+    const named = (name: string) => {
+      const scenario = scenarios.find((s) => s.name === name);
+      if (!scenario) throw new Error(`no scenario ${name}`);
+      return scenario;
+    };
+    const both = (counts: Record<string, number>) =>
+      (counts['like:on'] ?? 0) + (counts['like:off'] ?? 0);
+    return measureEvents({
+      url: perch.url,
+      members,
+      streams: 200,
+      nextLike: pairs(liked),
+      recordWrite: (key, status) => {
+        bump(sent, key);
+        if (status >= 200 && status < 300) bump(succeeded, key);
+      },
+      likeWrites: () => ({ answered: both(succeeded), sent: both(sent) }),
+      warmUp: async (names) => {
+        const requests = names.flatMap((name) => named(name).requests());
+        await fire(perch.url, requests, LATENCY_CONNECTIONS, 3);
+        await settle(perch.url, '/api/health');
+      },
+      run: (name, label) =>
+        runScenario(perch, { ...named(name), name: name + label }, '/api/health', baselineRps),
+      likes: 200,
+      intervalMs: 20,
+      timeoutMs: timeoutSeconds * 1000,
+      log,
+    });
   };
 
   const results: ScenarioResult[] = [];
   let baseline: ScenarioResult | null = null;
   let server: { peakRssMB: number; maxSampledRssMB: number; startupSeconds: number } | null = null;
   let web: WebResult | null = null;
+  let events: EventsResult | null = null;
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -658,7 +767,7 @@ async function main(): Promise<void> {
     }
   }
 
-  if (selected.length > 0 || wanted('web')) {
+  if (selected.length > 0 || wanted('web') || wanted('events')) {
     log();
     log('Perch (node apps/server/dist/server.js):');
     const port = await freePort();
@@ -698,6 +807,7 @@ async function main(): Promise<void> {
       for (const scenario of selected) {
         results.push(await runScenario(perch, scenario, '/api/health', baseline?.rps ?? 0));
       }
+      if (wanted('events')) events = await runEvents(perch, baseline?.rps ?? 0);
 
       if (wanted('web')) {
         log();
@@ -725,59 +835,7 @@ async function main(): Promise<void> {
   }
 
   // ---- nothing lost ----
-  log();
-  log('Checking the database after the run (server stopped):');
-  const check = await copy.runner();
-  const after = await countRows(check);
-  const mismatches = await checkCounters(check);
-  await check.close();
-  const ok = (key: string) => succeeded[key] ?? 0;
-  const out = (key: string) => sent[key] ?? 0;
-  // Requests still in flight when a timed run stopped were applied or not: their answers were
-  // never read. So each change must lie between what was answered 2xx and what was sent.
-  const expectations: { what: string; low: number; high: number; actual: number }[] = [
-    {
-      what: 'posts added = create-post answered 2xx (+ in flight)',
-      low: ok('create-post'),
-      high: out('create-post'),
-      actual: (after.posts ?? 0) - (before.posts ?? 0),
-    },
-    {
-      what: 'comments added = comment answered 2xx (+ in flight)',
-      low: ok('comment'),
-      high: out('comment'),
-      actual: (after.comments ?? 0) - (before.comments ?? 0),
-    },
-    {
-      what: 'likes added = likes − dislikes answered 2xx (± in flight)',
-      low: ok('like:on') - out('like:off'),
-      high: out('like:on') - ok('like:off'),
-      actual: (after.likes ?? 0) - (before.likes ?? 0),
-    },
-    {
-      what: 'bookmarks added = added − removed answered 2xx (± in flight)',
-      low: ok('bookmark:on') - out('bookmark:off'),
-      high: out('bookmark:on') - ok('bookmark:off'),
-      actual: (after.bookmarks ?? 0) - (before.bookmarks ?? 0),
-    },
-  ];
-  let lost = false;
-  for (const e of expectations) {
-    const good = e.low <= e.actual && e.actual <= e.high;
-    lost ||= !good;
-    const range =
-      e.low === e.high ? formatCount(e.low) : `${formatCount(e.low)}…${formatCount(e.high)}`;
-    log(`  ${good ? 'ok  ' : 'FAIL'} ${e.what}: expected ${range}, found ${formatCount(e.actual)}`);
-  }
-  for (const [name, n] of Object.entries(mismatches)) {
-    lost ||= n > 0;
-    log(
-      `  ${n === 0 ? 'ok  ' : 'FAIL'} ${name} equals its rows${n === 0 ? '' : ` (${n} rows differ)`}`,
-    );
-  }
-  log(
-    `  writes answered 2xx / sent: ${['like:on', 'like:off', 'bookmark:on', 'bookmark:off', 'comment', 'create-post'].map((k) => `${k} ${formatCount(ok(k))}/${formatCount(out(k))}`).join(', ')}`,
-  );
+  const { lost, expectations, mismatches } = await verifyWrites(copy, before, { sent, succeeded });
 
   // ---- report ----
   const table: string[][] = [
@@ -794,20 +852,11 @@ async function main(): Promise<void> {
       String(r.non2xx),
     ]);
   }
-  const widths =
-    table[0]?.map((_, i) => Math.max(...table.map((row) => (row[i] ?? '').length))) ?? [];
   log();
   log(
     `Results: ${variant}, ${formatCount(posts)} posts, ${formatCount(meta?.members ?? allMembers.length)} members, ${process.env.WORKERS ?? '1'} server process(es); req/s with ${THROUGHPUT_CONNECTIONS} connections, latency with ${LATENCY_CONNECTIONS}`,
   );
-  for (const [i, row] of table.entries()) {
-    log(
-      row
-        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0)))
-        .join('  '),
-    );
-    if (i === 0) log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
+  if (table.length > 1) for (const line of formatTable(table)) log(line);
   if (server) {
     log(
       `Server peak RSS (VmHWM): ${server.peakRssMB} MB; highest sampled VmRSS: ${server.maxSampledRssMB} MB; started in ${server.startupSeconds} s`,
@@ -833,6 +882,7 @@ async function main(): Promise<void> {
     }
     if (web.note) log(`Web: ${web.note}`);
   }
+  if (events) log(['', ...eventsReport(events), ''].join('\n'));
   log(
     `Writes: ${lost ? 'SOMETHING WAS LOST (see above)' : 'nothing lost'}. Total time ${seconds(started)} s.`,
   );
@@ -874,6 +924,7 @@ async function main(): Promise<void> {
       shellMs: web.shellMs,
       note: web.note,
     },
+    events,
     verification: { lost, expectations, counters: mismatches },
     instance: { loadSeconds: meta?.loadSeconds ?? null, rows: meta?.rows ?? null },
     totalSeconds: Number(seconds(started)),

@@ -7,7 +7,10 @@ import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type LogEve
 import pg from 'pg';
 import { createDatabase, openSqlite, type DatabaseTarget } from '../apps/server/src/db/database';
 import type { Database } from '../apps/server/src/db/schema';
-import type { Viewer } from '../apps/server/src/modules/auth/auth.service';
+// The server's Fastify augmentations (request.viewer, app.services), which its modules rely on.
+import type {} from '../apps/server/src/app';
+import type { Viewer } from '../apps/server/src/auth/viewer';
+import { createTransact } from '../apps/server/src/events/transactions';
 import { createBookmarksService } from '../apps/server/src/modules/bookmarks/bookmarks.service';
 import { createPostsService } from '../apps/server/src/modules/posts/posts.service';
 import { createUsersService } from '../apps/server/src/modules/users/users.service';
@@ -30,13 +33,18 @@ export interface InProcessResult {
 
 type Db = Kysely<Database>;
 
-/** The services over one database, made once as the server makes them. */
+/**
+ * The services over one database, wired as the server's composition root (src/services.ts) wires
+ * them. Only reads are timed: no relay hears commits and no media is checked.
+ */
 function servicesOf(db: Db) {
-  return {
-    posts: createPostsService(db),
-    bookmarks: createBookmarksService(db),
-    users: createUsersService(db),
+  const transact = createTransact(db, () => undefined);
+  const media = {
+    assertUsable: () => Promise.reject(new Error('the in-process benchmark only reads')),
   };
+  const users = createUsersService({ db, transact, media });
+  const posts = createPostsService({ db, transact, media, users });
+  return { posts, users, bookmarks: createBookmarksService({ transact, posts }) };
 }
 type Services = ReturnType<typeof servicesOf>;
 type Call = (services: Services, viewer: Viewer, prng: Prng) => Promise<unknown>;

@@ -12,7 +12,9 @@ import { Redis } from 'ioredis';
  * REQUIRE_REDIS=1 an unreachable Redis fails the file instead.
  */
 export function testRedisUrl(): string {
-  return process.env.TEST_REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
+  const url = process.env.TEST_REDIS_URL?.trim();
+  if (url) return url;
+  return 'redis://127.0.0.1:6379';
 }
 
 export const redisRequired = (): boolean => process.env.REQUIRE_REDIS === '1';
@@ -30,7 +32,8 @@ export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boole
   client.on('error', () => undefined);
   try {
     await client.connect();
-    return (await client.ping()) === 'PONG';
+    await client.ping();
+    return true;
   } catch {
     return false;
   } finally {
@@ -104,6 +107,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
+  const running = () => child !== null;
 
   const start = async () => {
     if (child) return;
@@ -129,7 +133,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     });
     const deadline = Date.now() + 10_000;
     while (!(await redisAnswers(url, 500))) {
-      if (Date.now() > deadline || !child) {
+      if (Date.now() > deadline || !running()) {
         throw new Error(`redis-server on port ${port} did not start`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

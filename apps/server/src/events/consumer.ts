@@ -55,12 +55,15 @@ export interface ConsumerRunContext {
   committed: (lastId: number) => void;
 }
 
-/** Hands the consumer everything new until it is up to date, another process has it, or it fails. */
+/**
+ * Hands the consumer everything new until it is up to date, another process has it, or it fails.
+ * Answers false when it failed: the caller must run it again later, as no new event may come.
+ */
 export async function runConsumer(
   db: Db,
   consumer: DurableConsumer,
   { log, committed }: ConsumerRunContext,
-): Promise<void> {
+): Promise<boolean> {
   for (;;) {
     const failed = failures.get(consumer) ?? 0;
     const skip = failed >= SKIP_AFTER_FAILURES;
@@ -74,11 +77,11 @@ export async function runConsumer(
       if (skip) log.error({ consumer: consumer.name }, 'skipped an event that kept failing');
       failures.delete(consumer);
       if (lastId !== null) committed(lastId);
-      if (outcome !== 'more') return;
+      if (outcome !== 'more') return true;
     } catch (error) {
       failures.set(consumer, failed + 1);
       log.error({ err: error, consumer: consumer.name }, 'event consumer failed; will retry');
-      return;
+      return false;
     }
   }
 }

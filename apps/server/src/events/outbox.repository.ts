@@ -54,13 +54,16 @@ export async function listEventsAfter(
   );
 }
 
-/** The newest event's id, 0 when there is none. */
+/**
+ * The newest event's id, 0 when there never was one. Pruned events count: when pruning emptied
+ * the outbox, streams and the relay stand where the last event left them, not at 0.
+ */
 export async function lastEventId(db: Db): Promise<number> {
   const row = await db
     .selectFrom('outbox')
     .select((eb) => eb.fn.max<number | null>('id').as('id'))
     .executeTakeFirst();
-  return row?.id ?? 0;
+  return Math.max(row?.id ?? 0, await prunedUpTo(db));
 }
 
 // Where pruning has reached is kept beside the consumers' positions, under a name of its own.

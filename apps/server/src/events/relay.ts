@@ -56,6 +56,8 @@ export function createRelay(options: RelayOptions): Relay {
   const unsubscribe: (() => void)[] = [];
   const consumerRuns = new Map<string, Promise<void>>();
   const consumerAgain = new Set<string>();
+  // Consumers whose last run failed: each read runs them again, new events or not.
+  const consumerFailed = new Set<string>();
 
   /** Hands on what is new; answers the types seen, so that only the consumers of those wake. */
   async function readNew(seen: Set<DomainEventType>): Promise<void> {
@@ -77,7 +79,11 @@ export function createRelay(options: RelayOptions): Relay {
 
   function kickConsumers(types: ReadonlySet<DomainEventType> | 'all'): void {
     for (const consumer of options.consumers) {
-      if (types !== 'all' && ![...consumer.types].some((type) => types.has(type))) continue;
+      const wanted =
+        types === 'all' ||
+        consumerFailed.has(consumer.name) ||
+        [...consumer.types].some((type) => types.has(type));
+      if (!wanted) continue;
       if (consumerRuns.has(consumer.name)) {
         consumerAgain.add(consumer.name);
         continue;
@@ -85,7 +91,9 @@ export function createRelay(options: RelayOptions): Relay {
       const run = (async () => {
         do {
           consumerAgain.delete(consumer.name);
-          await runConsumer(db, consumer, { log, committed: relay.committed });
+          const ok = await runConsumer(db, consumer, { log, committed: relay.committed });
+          if (ok) consumerFailed.delete(consumer.name);
+          else consumerFailed.add(consumer.name);
         } while (consumerAgain.has(consumer.name) && state.running);
       })().finally(() => consumerRuns.delete(consumer.name));
       consumerRuns.set(consumer.name, run);
@@ -108,7 +116,7 @@ export function createRelay(options: RelayOptions): Relay {
           log.error({ err: error }, 'could not read the outbox');
           return;
         }
-        if (seen.size > 0) kickConsumers(seen);
+        if (seen.size > 0 || consumerFailed.size > 0) kickConsumers(seen);
       } while (readAgain());
     })().finally(() => {
       reading = null;

@@ -29,7 +29,10 @@ export {
 } from './rate-limit';
 export { createRedisConnections, type RedisConnections } from './redis';
 
-/** Names in Redis start with this: the channel `perch:events`, leases `perch:job:<name>`, rate limit counters `perch-rl:…`. */
+/**
+ * Names in Redis start with this: the channel `perch:events`, leases `perch:job:<name>` and rate
+ * limit counters `perch-rl:…`.
+ */
 export const DEFAULT_REDIS_PREFIX = 'perch';
 
 /** The Redis channel that carries event signals. */
@@ -43,6 +46,7 @@ export interface InfrastructureOptions {
   /** Another prefix for names in Redis (tests; several deployments on one Redis). */
   redisPrefix?: string;
 }
+
 /** How long start-up waits for Redis before serving without it (it keeps reconnecting). */
 const REDIS_STARTUP_WAIT_MS = 5000;
 
@@ -107,9 +111,7 @@ export async function createInfrastructure(
     await within(signal.subscribed(), REDIS_STARTUP_WAIT_MS);
     log.info('connected to Redis');
   } else {
-    log.warn(
-      'Redis is not reachable; serving without it (live updates reach this process only) and reconnecting',
-    );
+    log.warn('Redis is not reachable; serving without it meanwhile, and reconnecting');
   }
   let closed: Promise<void> | null = null;
   return {

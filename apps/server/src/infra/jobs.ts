@@ -146,6 +146,8 @@ export function createScheduler(options: {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
   let stopped = false;
+  // Read through a function: stop() may run while a tick awaits the lock.
+  const isStopped = () => stopped;
 
   const schedule = (callback: () => void, delay: number, repeat: boolean) => {
     const timer = repeat ? setInterval(callback, delay) : setTimeout(callback, delay);
@@ -164,7 +166,7 @@ export function createScheduler(options: {
         if (stopped || current) return;
         const run = (async () => {
           if (!(await lock.tryAcquire(name, intervalMs))) return;
-          if (stopped) return;
+          if (isStopped()) return;
           await task();
         })()
           .catch((error: unknown) => {

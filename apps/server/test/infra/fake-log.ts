@@ -18,5 +18,5 @@ export function fakeLog(): FastifyBaseLogger & {
     silent: vi.fn(),
     child: () => log,
   };
-  return log as unknown as ReturnType<typeof fakeLog>;
+  return log;
 }

@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTransact, runRecorded } from '../../src/events/transactions';
+import { createMember, type Member } from '../factories';
+import { call, createTestApp, type TestApp } from '../helpers';
+import {
+  MINIMAL,
+  addComment,
+  bookmark,
+  createPost,
+  deleteComment,
+  deletePost,
+  dislike,
+  editComment,
+  follow,
+  like,
+  removeBookmark,
+  unfollow,
+  uploadImage,
+} from '../social/social-helpers';
+import { drain, lastOutboxId, outboxAfter, shapes, writtenAfter } from './event-helpers';
+
+let t: TestApp;
+let author: Member;
+let reader: Member;
+beforeAll(async () => {
+  t = await createTestApp();
+  author = await createMember(t.app);
+  reader = await createMember(t.app);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+// Where the outbox stood before each test; every test looks only at what came after.
+let mark: number;
+beforeEach(async () => {
+  await drain(t.app);
+  mark = await lastOutboxId(t.app);
+});
+
+const recorded = async () => shapes(await writtenAfter(t.app, mark));
+
+const editPost = (token: string, postId: string, postData: Record<string, unknown>) =>
+  call(t.app, {
+    method: 'POST',
+    url: `/api/posts/edit/${postId}`,
+    token,
+    payload: { postData },
+    headers: MINIMAL,
+  });
+
+describe('every write records exactly its event', () => {
+  it('post created, edited and deleted', async () => {
+    const post = await createPost(t.app, author.token, 'first words');
+    const authorId = author.user._id;
+    expect(await recorded()).toEqual([
+      { type: 'post.created', payload: { postId: post._id, authorId } },
+    ]);
+
+    mark = await lastOutboxId(t.app);
+    expect((await editPost(author.token, post._id, { content: 'second words' })).statusCode).toBe(
+      201,
+    );
+    expect(await recorded()).toEqual([
+      { type: 'post.edited', payload: { postId: post._id, authorId, previousMediaURL: null } },
+    ]);
+
+    // An edit that replaces the image names the image it replaced.
+    const first = await uploadImage(t.app, author.token);
+    const second = await uploadImage(t.app, author.token);
+    expect((await editPost(author.token, post._id, { mediaURL: first })).statusCode).toBe(201);
+    mark = await lastOutboxId(t.app);
+    expect((await editPost(author.token, post._id, { mediaURL: second })).statusCode).toBe(201);
+    expect(await recorded()).toEqual([
+      { type: 'post.edited', payload: { postId: post._id, authorId, previousMediaURL: first } },
+    ]);
+
+    mark = await lastOutboxId(t.app);
+    expect((await deletePost(t.app, author.token, post._id)).statusCode).toBe(201);
+    expect(await recorded()).toEqual([
+      { type: 'post.deleted', payload: { postId: post._id, authorId, mediaURL: second } },
+    ]);
+  });
+
+  it('like and unlike, with the like count after the change', async () => {
+    const post = await createPost(t.app, author.token, 'likeable');
+    mark = await lastOutboxId(t.app);
+    expect((await like(t.app, reader.token, post._id)).statusCode).toBe(201);
+    expect((await like(t.app, author.token, post._id)).statusCode).toBe(201);
+    expect((await dislike(t.app, reader.token, post._id)).statusCode).toBe(201);
+    const ids = { postId: post._id, postAuthorId: author.user._id };
+    expect(await recorded()).toEqual([
+      { type: 'post.liked', payload: { ...ids, userId: reader.user._id, likeCount: 1 } },
+      { type: 'post.liked', payload: { ...ids, userId: author.user._id, likeCount: 2 } },
+      { type: 'post.unliked', payload: { ...ids, userId: reader.user._id, likeCount: 1 } },
+    ]);
+  });
+
+  it('comment added, edited and deleted, with the comment count after the change', async () => {
+    const post = await createPost(t.app, author.token, 'discuss');
+    mark = await lastOutboxId(t.app);
+    const comment = await addComment(t.app, reader.token, post._id, 'a thought');
+    expect(
+      (await editComment(t.app, reader.token, post._id, comment._id, 'a better thought'))
+        .statusCode,
+    ).toBe(201);
+    // The post's author may delete another's comment: userId stays the comment's author.
+    expect((await deleteComment(t.app, author.token, post._id, comment._id)).statusCode).toBe(201);
+    const ids = { postId: post._id, commentId: comment._id };
+    expect(await recorded()).toEqual([
+      {
+        type: 'comment.added',
+        payload: {
+          ...ids,
+          postAuthorId: author.user._id,
+          userId: reader.user._id,
+          commentCount: 1,
+        },
+      },
+      { type: 'comment.edited', payload: { ...ids, userId: reader.user._id } },
+      {
+        type: 'comment.deleted',
+        payload: {
+          ...ids,
+          postAuthorId: author.user._id,
+          userId: reader.user._id,
+          commentCount: 0,
+        },
+      },
+    ]);
+  });
+
+  it('follow and unfollow, with both counts after the change', async () => {
+    const [a, b] = [await createMember(t.app), await createMember(t.app)];
+    expect((await follow(t.app, a.token, b.user._id)).statusCode).toBe(200);
+    expect((await follow(t.app, author.token, b.user._id)).statusCode).toBe(200);
+    expect((await unfollow(t.app, a.token, b.user._id)).statusCode).toBe(200);
+    const pair = (follower: Member) => ({ followerId: follower.user._id, followeeId: b.user._id });
+    expect(await recorded()).toEqual([
+      { type: 'member.followed', payload: { ...pair(a), followersCount: 1, followingCount: 1 } },
+      {
+        type: 'member.followed',
+        payload: { ...pair(author), followersCount: 2, followingCount: 1 },
+      },
+      { type: 'member.unfollowed', payload: { ...pair(a), followersCount: 1, followingCount: 0 } },
+    ]);
+  });
+
+  it('bookmark added and removed', async () => {
+    const post = await createPost(t.app, author.token, 'keep this');
+    mark = await lastOutboxId(t.app);
+    expect((await bookmark(t.app, reader.token, post._id)).statusCode).toBe(200);
+    expect((await removeBookmark(t.app, reader.token, post._id)).statusCode).toBe(200);
+    const payload = { userId: reader.user._id, postId: post._id };
+    expect(await recorded()).toEqual([
+      { type: 'bookmark.added', payload },
+      { type: 'bookmark.removed', payload },
+    ]);
+  });
+
+  it('profile edited, naming the avatar it replaced', async () => {
+    const editProfile = (userData: Record<string, unknown>) =>
+      call(t.app, {
+        method: 'POST',
+        url: '/api/users/edit',
+        token: reader.token,
+        payload: { userData },
+      });
+    const avatar = await uploadImage(t.app, reader.token, 'avatar');
+    mark = await lastOutboxId(t.app);
+    const names = { firstName: 'Grace', lastName: 'Hopper' };
+    expect((await editProfile({ ...names, bio: 'hello' })).statusCode).toBe(200);
+    expect((await editProfile({ ...names, avatarURL: avatar })).statusCode).toBe(200);
+    expect((await editProfile({ ...names, avatarURL: null })).statusCode).toBe(200);
+    const userId = reader.user._id;
+    expect(await recorded()).toEqual([
+      { type: 'profile.edited', payload: { userId, previousAvatarURL: null } },
+      { type: 'profile.edited', payload: { userId, previousAvatarURL: null } },
+      { type: 'profile.edited', payload: { userId, previousAvatarURL: avatar } },
+    ]);
+  });
+});
+
+describe('a refused write records nothing', () => {
+  it('liking twice, unliking what was not liked, editing or deleting another’s post', async () => {
+    const post = await createPost(t.app, author.token, 'mine');
+    expect((await like(t.app, reader.token, post._id)).statusCode).toBe(201);
+    await drain(t.app);
+    mark = await lastOutboxId(t.app);
+    expect((await like(t.app, reader.token, post._id)).statusCode).toBe(400);
+    expect((await dislike(t.app, author.token, post._id)).statusCode).toBe(400);
+    expect((await editPost(reader.token, post._id, { content: 'yours now' })).statusCode).toBe(400);
+    expect((await deletePost(t.app, reader.token, post._id)).statusCode).toBe(400);
+    expect((await follow(t.app, reader.token, reader.user._id)).statusCode).toBe(404);
+    expect((await removeBookmark(t.app, reader.token, post._id)).statusCode).toBe(400);
+    expect(await recorded()).toEqual([]);
+    expect(await outboxAfter(t.app, mark)).toEqual([]);
+  });
+});
+
+describe('events are stored only when their transaction commits', () => {
+  const event = (postId: string) =>
+    ({ type: 'bookmark.added', payload: { userId: 'rollback-test', postId } }) as const;
+  const stored = async (postId: string) =>
+    (await outboxAfter(t.app, mark)).filter((e) => e.payload.postId === postId);
+
+  it('createTransact: a throw after recording leaves no row, the same work without it does', async () => {
+    const committed: number[] = [];
+    const transact = createTransact(t.app.db, (lastId) => committed.push(lastId));
+    const work = (postId: string, fail: boolean) =>
+      transact(async (trx, events) => {
+        await trx
+          .updateTable('users')
+          .set({ bio: postId })
+          .where('id', '=', author.user._id)
+          .execute();
+        events.record(event(postId));
+        if (fail) throw new Error('changed my mind');
+        return postId;
+      });
+
+    await expect(work('failed-1', true)).rejects.toThrow('changed my mind');
+    expect(await stored('failed-1')).toEqual([]);
+    expect(committed).toEqual([]);
+    const bio = () =>
+      t.app.db
+        .selectFrom('users')
+        .select('bio')
+        .where('id', '=', author.user._id)
+        .executeTakeFirst();
+    expect((await bio())?.bio).not.toBe('failed-1');
+
+    expect(await work('kept-1', false)).toBe('kept-1');
+    expect(await work('kept-2', false)).toBe('kept-2');
+    const [first] = await stored('kept-1');
+    const [second] = await stored('kept-2');
+    expect(first?.type).toBe('bookmark.added');
+    expect(first?.payload).toEqual(event('kept-1').payload);
+    expect(second?.id).toBeGreaterThan(first?.id ?? Infinity);
+    expect(committed).toEqual([first?.id, second?.id]);
+    expect((await bio())?.bio).toBe('kept-2');
+  });
+
+  it('runRecorded: answers the last id given, and nothing when its transaction rolls back', async () => {
+    const run = (postIds: string[], fail: boolean) =>
+      t.app.db.transaction().execute(async (trx) => {
+        const answer = await runRecorded(trx, async (_tx, events) => {
+          for (const postId of postIds) events.record(event(postId));
+          return postIds.length;
+        });
+        if (fail) throw new Error('rolled back after recording');
+        return answer;
+      });
+
+    await expect(run(['undone-1', 'undone-2'], true)).rejects.toThrow('rolled back');
+    expect(await stored('undone-1')).toEqual([]);
+    expect(await stored('undone-2')).toEqual([]);
+
+    const none = await run([], false);
+    expect(none).toEqual({ result: 0, lastId: null });
+    const two = await run(['done-1', 'done-2'], false);
+    const lastId = two.lastId ?? -1;
+    const rows = [...(await stored('done-1')), ...(await stored('done-2'))];
+    expect(rows.map((row) => row.id)).toEqual([lastId - 1, lastId]);
+    expect(two.result).toBe(2);
+    const one = await run(['done-3'], false);
+    expect(one.lastId).toBeGreaterThan(lastId);
+  });
+});
+
+describe('concurrent writes', () => {
+  it('20 members liking one post at once: 20 events, distinct growing ids, counts 1..20', async () => {
+    const post = await createPost(t.app, author.token, 'popular');
+    const likers: Member[] = [];
+    for (let i = 0; i < 20; i += 1) likers.push(await createMember(t.app));
+    mark = await lastOutboxId(t.app);
+    const answers = await Promise.all(likers.map((m) => like(t.app, m.token, post._id, MINIMAL)));
+    expect(answers.map((a) => a.statusCode)).toEqual(likers.map(() => 201));
+
+    const liked = (await writtenAfter(t.app, mark)).filter((e) => e.type === 'post.liked');
+    expect(liked).toHaveLength(20);
+    const ids = liked.map((e) => e.id);
+    expect(new Set(ids).size).toBe(20);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(liked.map((e) => e.payload.userId))).toEqual(
+      new Set(likers.map((m) => m.user._id)),
+    );
+    const counts = liked.map((e) => e.payload.likeCount as number);
+    const oneToTwenty = Array.from({ length: 20 }, (_, i) => i + 1);
+    expect([...counts].sort((a, b) => a - b)).toEqual(oneToTwenty);
+    // The post is locked from the like to commit, and ids are given in commit order: so, in id
+    // order, the counts grow one by one.
+    expect(counts).toEqual(oneToTwenty);
+  });
+});
