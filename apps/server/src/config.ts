@@ -34,6 +34,13 @@ export interface AppConfig {
    * everything in this process (see src/infra).
    */
   redisUrl: string | null;
+  /**
+   * Which proxies in front may name the client (X-Forwarded-For, -Proto): false trusts none, true
+   * every one, a string a comma-separated list of addresses or subnets.
+   * Rate limits count by the client's address and the session cookie is Secure over HTTPS, so
+   * behind a balancer this should name it.
+   */
+  trustProxy: boolean | string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -102,7 +109,20 @@ const envSchema = z.object({
     .refine((value) => value === undefined || isRedisUrl(value), {
       message: 'REDIS_URL must be a redis:// or rediss:// URL',
     }),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(
+      /^(true|false|[0-9A-Fa-f:.\/]+(\s*,\s*[0-9A-Fa-f:.\/]+)*)$/,
+      'TRUST_PROXY must be true, false or a list of addresses',
+    )
+    .optional(),
 });
+
+function trustProxyOf(value: string | undefined): boolean | string {
+  if (value === undefined || value === '' || value === 'false') return false;
+  return value === 'true' ? true : value;
+}
 
 function isRedisUrl(value: string): boolean {
   if (!/^rediss?:\/\//.test(value)) return false;
@@ -145,5 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     webDir: e.WEB_DIR === undefined ? defaults.webDir : e.WEB_DIR === '' ? null : e.WEB_DIR,
     workers: e.WORKERS,
     redisUrl: e.REDIS_URL ?? null,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
   };
 }

@@ -15,7 +15,14 @@ describe('loadConfig', () => {
       webDir: '/srv/web',
       workers: 1,
       redisUrl: null,
+      trustProxy: false,
     });
+  });
+
+  it('reads which proxies to trust', () => {
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16' }).trustProxy).toBe('10.0.0.1, 10.1.0.0/16');
+    expect(() => load({ TRUST_PROXY: 'everyone' })).toThrow(ConfigError);
   });
 
   it('reads the documented settings', () => {

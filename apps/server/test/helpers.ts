@@ -30,6 +30,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     webDir: null,
     workers: 1,
     redisUrl: null,
+    trustProxy: false,
     ...overrides,
   };
 }

@@ -4,7 +4,7 @@ import type { Viewer } from '../auth/viewer';
 import type { Database } from '../db/schema';
 import { lastEventId, listEventsAfter, prunedUpTo } from './outbox.repository';
 import type { Relay } from './relay';
-import type { SseWriter } from './sse';
+import { formatSse, type SseWriter } from './sse';
 import type { StreamHub } from './stream-hub';
 
 type Db = Kysely<Database>;
@@ -16,6 +16,17 @@ export interface EventStreamsDeps {
   unreadCount: (viewer: Viewer) => Promise<number>;
   /** A reconnect that missed more than this many events is told to refetch instead. */
   replayLimit: number;
+}
+
+// An event going to many streams is formatted once.
+const formatted = new WeakMap<PublishedEvent, string>();
+function frameOf(event: PublishedEvent): string {
+  let frame = formatted.get(event);
+  if (frame === undefined) {
+    frame = formatSse({ id: event.id, event: event.type, data: event.payload });
+    formatted.set(event, frame);
+  }
+  return frame;
 }
 
 /**
@@ -40,7 +51,7 @@ export function createEventStreams({ db, hub, relay, unreadCount, replayLimit }:
       const send = (event: PublishedEvent) => {
         if (event.id <= sentUpTo) return;
         sentUpTo = event.id;
-        sse.send({ id: event.id, event: event.type, data: event.payload });
+        sse.sendFormatted(frameOf(event));
       };
       const remove = hub.add({
         viewerId: viewer.id,

@@ -1,9 +1,21 @@
 import type { ServerResponse } from 'node:http';
 
+export interface SseMessage {
+  id?: number;
+  event: string;
+  data: unknown;
+}
+
+/** One message as it goes on the wire. */
+export const formatSse = ({ id, event, data }: SseMessage): string =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
 /** Writes Server-Sent Events to one response, bounded: a client that stops reading is let go. */
 export interface SseWriter {
   /** Sends one message; false when the stream is closed (or was closed now for being too slow). */
-  send: (message: { id?: number; event: string; data: unknown }) => boolean;
+  send: (message: SseMessage) => boolean;
+  /** Sends a message already formatted with formatSse (one event going to many streams). */
+  sendFormatted: (frame: string) => boolean;
   close: () => void;
   closed: () => boolean;
   onClose: (listener: () => void) => void;
@@ -39,8 +51,19 @@ export function openSse(response: ServerResponse, options: SseOptions): SseWrite
   response.on('close', close);
   response.on('error', close);
 
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    response.uncork();
+  };
   const write = (chunk: string): boolean => {
     if (isClosed) return false;
+    // Messages of one burst leave in one write instead of one each.
+    if (!corked) {
+      corked = true;
+      response.cork();
+      process.nextTick(uncork);
+    }
     response.write(chunk);
     if (response.writableLength > options.maxBufferedBytes) {
       close();
@@ -55,10 +78,8 @@ export function openSse(response: ServerResponse, options: SseOptions): SseWrite
   write(`retry: ${options.retryMs}\n\n`);
 
   return {
-    send: ({ id, event, data }) =>
-      write(
-        `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
-      ),
+    send: (message) => write(formatSse(message)),
+    sendFormatted: write,
     close,
     closed: () => isClosed,
     onClose: (listener) => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ErrorMessages } from '@perch/contract';
@@ -13,6 +13,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 export const webPlugin = fp(
   async (app: FastifyInstance, options: { webDir: string | null; mediaDir: string }) => {
+    // Uploads create it too; made here so that a first start serves (and logs) no missing root.
+    mkdirSync(options.mediaDir, { recursive: true, mode: 0o700 });
     await app.register(fastifyStatic, {
       root: options.mediaDir,
       prefix: '/media/',
