@@ -113,7 +113,7 @@ const envSchema = z.object({
     .string()
     .trim()
     .regex(
-      /^(true|false|[0-9A-Fa-f:.\/]+(\s*,\s*[0-9A-Fa-f:.\/]+)*)$/,
+      /^(true|false|[0-9A-Fa-f:./]+(\s*,\s*[0-9A-Fa-f:./]+)*)$/,
       'TRUST_PROXY must be true, false or a list of addresses',
     )
     .optional(),

@@ -1,8 +1,9 @@
 import type { NotificationGroup } from '@perch/contract';
-import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar';
 import { Button } from '../../components/Button';
+import { ListEnd } from '../../components/ListEnd';
 import { AlertIcon, HeartIcon, UserIcon } from '../../components/icons';
 import { PageHeader } from '../layout/PageHeader';
 import { formatPostDate } from '../posts/formatPostDate';
@@ -19,7 +20,6 @@ import '../posts/posts.css';
 import './notifications.css';
 
 /** Start loading the next page this far (px) before the end of the list comes into view. */
-const PREFETCH_MARGIN = 800;
 
 function flattenGroups(data: NotificationPages | undefined): NotificationGroup[] {
   if (!data) return [];
@@ -151,7 +151,6 @@ export function NotificationsPage() {
   const { mutate: markRead } = useMarkNotificationsRead();
   const groups = useMemo(() => flattenGroups(list.data), [list.data]);
   const { fetchNextPage, hasNextPage, isFetchingNextPage, isFetchNextPageError } = list;
-  const sentinelRef = useRef<HTMLDivElement>(null);
   const markedAt = useRef(0);
 
   // Once per answer shown (the first page, or a refresh after something new arrived).
@@ -162,28 +161,9 @@ export function NotificationsPage() {
     markRead();
   }, [shownAt, unread, markRead]);
 
-  const canLoadMore = hasNextPage && !isFetchingNextPage && !isFetchNextPageError;
-  const supportsObserver = typeof IntersectionObserver !== 'undefined';
-  const loadMore = () => {
+  const loadMore = useCallback(() => {
     void fetchNextPage({ cancelRefetch: false });
-  };
-
-  useEffect(() => {
-    const sentinel = sentinelRef.current;
-    if (!sentinel || !canLoadMore || !supportsObserver) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          void fetchNextPage({ cancelRefetch: false });
-        }
-      },
-      { rootMargin: `0px 0px ${String(PREFETCH_MARGIN)}px 0px` },
-    );
-    observer.observe(sentinel);
-    return () => {
-      observer.disconnect();
-    };
-  }, [canLoadMore, supportsObserver, fetchNextPage, groups.length]);
+  }, [fetchNextPage]);
 
   let content: ReactNode;
   if (list.isPending) {
@@ -216,27 +196,14 @@ export function NotificationsPage() {
             <NotificationEntry key={group.id} group={group} />
           ))}
         </ul>
-        <div ref={sentinelRef} className="feed__end">
-          {isFetchingNextPage && (
-            <span className="feed__loading" role="status">
-              <span className="btn__spinner" aria-hidden="true" />
-              <span className="visually-hidden">Loading more notifications</span>
-            </span>
-          )}
-          {isFetchNextPageError && !isFetchingNextPage && (
-            <div className="feed__more-error" role="alert">
-              <span>More notifications could not be loaded.</span>
-              <Button variant="secondary" size="sm" onClick={loadMore}>
-                Retry
-              </Button>
-            </div>
-          )}
-          {canLoadMore && !supportsObserver && (
-            <Button variant="secondary" size="sm" onClick={loadMore}>
-              Load more
-            </Button>
-          )}
-        </div>
+        <ListEnd
+          hasNextPage={hasNextPage}
+          isFetchingNextPage={isFetchingNextPage}
+          failed={isFetchNextPageError}
+          fetchNextPage={loadMore}
+          itemCount={groups.length}
+          noun="notifications"
+        />
       </>
     );
   }

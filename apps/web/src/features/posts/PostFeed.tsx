@@ -2,7 +2,6 @@ import type { Post, PostSort } from '@perch/contract';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import {
   useCallback,
-  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -11,6 +10,7 @@ import {
   type RefObject,
 } from 'react';
 import { Button } from '../../components/Button';
+import { ListEnd } from '../../components/ListEnd';
 import { AlertIcon } from '../../components/icons';
 import { flattenPages } from './postCache';
 import { PostCard } from './PostCard';
@@ -37,7 +37,6 @@ export interface PostFeedProps {
 const ESTIMATED_CARD_HEIGHT = 240;
 const CARD_GAP = 16;
 /** Start loading the next page this far (px) before the end of the list comes into view. */
-const PREFETCH_MARGIN = 1200;
 
 /** Distance from the top of the document to the element, kept up to date as the page changes. */
 function useDocumentOffset(ref: RefObject<HTMLElement | null>): number {
@@ -88,7 +87,6 @@ function VirtualPostList({
   label,
 }: VirtualListProps) {
   const listRef = useRef<HTMLDivElement>(null);
-  const sentinelRef = useRef<HTMLDivElement>(null);
   const scrollMargin = useDocumentOffset(listRef);
   const [openComments, setOpenComments] = useState<ReadonlySet<string>>(() => new Set());
 
@@ -100,25 +98,6 @@ function VirtualPostList({
     scrollMargin,
     getItemKey: (index) => posts[index]?._id ?? index,
   });
-
-  const canLoadMore = hasNextPage && !isFetchingNextPage && !nextPageFailed;
-  const supportsObserver = typeof IntersectionObserver !== 'undefined';
-
-  // A fresh observer after every page reports at once whether the end is still near.
-  useEffect(() => {
-    const sentinel = sentinelRef.current;
-    if (!sentinel || !canLoadMore || !supportsObserver) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) fetchNextPage();
-      },
-      { rootMargin: `0px 0px ${PREFETCH_MARGIN}px 0px` },
-    );
-    observer.observe(sentinel);
-    return () => {
-      observer.disconnect();
-    };
-  }, [canLoadMore, supportsObserver, fetchNextPage, posts.length]);
 
   const setCommentsOpen = useCallback((postId: string, open: boolean) => {
     setOpenComments((current) => {
@@ -163,27 +142,14 @@ function VirtualPostList({
           );
         })}
       </div>
-      <div ref={sentinelRef} className="feed__end">
-        {isFetchingNextPage && (
-          <span className="feed__loading" role="status">
-            <span className="btn__spinner" aria-hidden="true" />
-            <span className="visually-hidden">Loading more posts</span>
-          </span>
-        )}
-        {nextPageFailed && !isFetchingNextPage && (
-          <div className="feed__more-error" role="alert">
-            <span>More posts could not be loaded.</span>
-            <Button variant="secondary" size="sm" onClick={fetchNextPage}>
-              Retry
-            </Button>
-          </div>
-        )}
-        {canLoadMore && !supportsObserver && (
-          <Button variant="secondary" size="sm" onClick={fetchNextPage}>
-            Load more
-          </Button>
-        )}
-      </div>
+      <ListEnd
+        hasNextPage={hasNextPage}
+        isFetchingNextPage={isFetchingNextPage}
+        failed={nextPageFailed}
+        fetchNextPage={fetchNextPage}
+        itemCount={posts.length}
+        noun="posts"
+      />
     </>
   );
 }
