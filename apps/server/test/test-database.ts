@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { migrateToLatest } from '../src/db/migrate';
 import { createDatabase, type DatabaseHandle } from '../src/db/database';
+import type { Database } from '../src/db/schema';
 
 export type TestDatabaseKind = 'sqlite' | 'postgres';
 
@@ -58,6 +64,41 @@ export async function createTestDatabase(dataDir: string): Promise<TestDatabase>
       } finally {
         await client.end();
       }
+    },
+  };
+}
+
+/**
+ * A fresh, migrated database of this test file's own, in a temporary folder: made before its
+ * tests, dropped after. Read `db` and `dataDir` inside tests or hooks, once it is made.
+ */
+export function useMigratedTestDatabase(name: string): {
+  readonly db: Kysely<Database>;
+  readonly dataDir: string;
+} {
+  let made: { database: TestDatabase; dataDir: string } | null = null;
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), `perch-${name}-`));
+    const database = await createTestDatabase(dataDir);
+    await migrateToLatest(database.handle.db as Kysely<unknown>);
+    made = { database, dataDir };
+  });
+  afterAll(async () => {
+    if (!made) return;
+    await made.database.handle.db.destroy();
+    await made.database.drop();
+    rmSync(made.dataDir, { recursive: true, force: true });
+  });
+  const current = () => {
+    if (!made) throw new Error('the test database is made in beforeAll');
+    return made;
+  };
+  return {
+    get db() {
+      return current().database.handle.db;
+    },
+    get dataDir() {
+      return current().dataDir;
     },
   };
 }

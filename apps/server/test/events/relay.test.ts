@@ -1,33 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { DomainEvent, PublishedEvent } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema';
 import type { DurableConsumer } from '../../src/events/consumer';
 import { createRelay, type Relay } from '../../src/events/relay';
 import { deleteEventsBefore } from '../../src/events/outbox.repository';
 import { createTransact } from '../../src/events/transactions';
 import { createLocalEventSignal } from '../../src/infra/event-signal';
-import { createTestDatabase, type TestDatabase } from '../test-database';
+import { useMigratedTestDatabase } from '../test-database';
 import { until } from './event-helpers';
 
-let dataDir: string;
-let database: TestDatabase;
+const testDatabase = useMigratedTestDatabase('relay');
 let db: Kysely<Database>;
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-relay-'));
-  database = await createTestDatabase(dataDir);
-  db = database.handle.db;
-  await migrateToLatest(db as Kysely<unknown>);
-});
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  db = testDatabase.db;
 });
 
 const errors: unknown[] = [];

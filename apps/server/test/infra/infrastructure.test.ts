@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/schema';
 import {
   createInfrastructure,
@@ -14,30 +10,20 @@ import {
 } from '../../src/infra';
 import { testConfig } from '../helpers';
 import { deleteRedisKeys, redisForTests, uniqueRedisPrefix } from '../redis';
-import { createTestDatabase, type TestDatabase } from '../test-database';
+import { useMigratedTestDatabase } from '../test-database';
 import { fakeLog } from './fake-log';
 
 const url = await redisForTests();
 
-let dataDir: string;
-let database: TestDatabase;
+const testDatabase = useMigratedTestDatabase('infra');
 let db: Kysely<Database>;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-infra-'));
-  database = await createTestDatabase(dataDir);
-  db = database.handle.db;
-  await migrateToLatest(db as Kysely<unknown>);
-});
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  db = testDatabase.db;
 });
 
 describe('createInfrastructure', () => {
   it('keeps everything in the process without REDIS_URL', async () => {
-    const infra = await createInfrastructure(testConfig(dataDir), fakeLog(), db);
+    const infra = await createInfrastructure(testConfig(testDatabase.dataDir), fakeLog(), db);
     try {
       expect(infra.redis).toBeNull();
       expect(infra.rateLimit).toEqual({});
@@ -64,8 +50,8 @@ describe('createInfrastructure', () => {
   it('builds a scheduler that runs a job once across two processes', async () => {
     const log = fakeLog();
     const infras = await Promise.all([
-      createInfrastructure(testConfig(dataDir), log, db),
-      createInfrastructure(testConfig(dataDir), log, db),
+      createInfrastructure(testConfig(testDatabase.dataDir), log, db),
+      createInfrastructure(testConfig(testDatabase.dataDir), log, db),
     ]);
     const name = `infra-sched-${String(Date.now())}`;
     const task = vi.fn(async () => undefined);
@@ -93,7 +79,7 @@ describe('createInfrastructure', () => {
     const log = fakeLog();
     // A prefix of its own, so that other test files and runs on this Redis are not heard.
     const redisPrefix = uniqueRedisPrefix('infrastructure').slice(0, -1);
-    const config = testConfig(dataDir, { redisUrl: url });
+    const config = testConfig(testDatabase.dataDir, { redisUrl: url });
     const infra = await createInfrastructure(config, log, db, { redisPrefix });
     const other = await createInfrastructure(config, log, db, { redisPrefix });
     try {

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrateToLatest } from '../../src/db/migrate';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../src/db/schema';
 import {
   createDatabaseJobLock,
@@ -11,22 +7,12 @@ import {
   lockHolderId,
   type JobLock,
 } from '../../src/infra/jobs';
-import { createTestDatabase, type TestDatabase } from '../test-database';
+import { useMigratedTestDatabase } from '../test-database';
 
-let dataDir: string;
-let database: TestDatabase;
+const testDatabase = useMigratedTestDatabase('jobs');
 let db: Kysely<Database>;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-jobs-'));
-  database = await createTestDatabase(dataDir);
-  db = database.handle.db;
-  await migrateToLatest(db as Kysely<unknown>);
-});
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  db = testDatabase.db;
 });
 
 let jobCount = 0;
