@@ -331,6 +331,127 @@ async function verifyWrites(
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
+interface RunReport {
+  variant: string;
+  members: number;
+  meta: ReturnType<typeof readMeta>;
+  started: number;
+  results: ScenarioResult[];
+  baseline: ScenarioResult | null;
+  server: { peakRssMB: number; maxSampledRssMB: number; startupSeconds: number } | null;
+  inProcess: InProcessResult | null;
+  web: WebResult | null;
+  events: EventsResult | null;
+  verification: Awaited<ReturnType<typeof verifyWrites>>;
+}
+
+/** Prints the run's table and figures, keeps them in bench-data/results, and prints BENCH_JSON. */
+function printReport(run: RunReport): void {
+  const { variant, meta, started, results, baseline, server, inProcess, web, events } = run;
+  const { lost, expectations, mismatches } = run.verification;
+  const table: string[][] = [
+    ['scenario', 'req/s', '× base', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+  ];
+  for (const r of baseline ? [baseline, ...results] : results) {
+    table.push([
+      r.name,
+      r.rps.toFixed(0),
+      r.ratio.toFixed(3),
+      String(r.p50),
+      String(r.p99),
+      String(r.errors),
+      String(r.non2xx),
+    ]);
+  }
+  log();
+  log(
+    `Results: ${variant}, ${formatCount(posts)} posts, ${formatCount(run.members)} members, ${process.env.WORKERS ?? '1'} server process(es); req/s with ${THROUGHPUT_CONNECTIONS} connections, latency with ${LATENCY_CONNECTIONS}`,
+  );
+  if (table.length > 1) for (const line of formatTable(table)) log(line);
+  if (server) {
+    log(
+      `Server peak RSS (VmHWM): ${server.peakRssMB} MB; highest sampled VmRSS: ${server.maxSampledRssMB} MB; started in ${server.startupSeconds} s`,
+    );
+  }
+  if (inProcess) {
+    const home = inProcess.timings.find((t) => t.name === 'home feed, latest');
+    if (home)
+      log(
+        `In-process home feed (latest, 20 posts), ${home.samples} members: p50 ${home.p50} ms, p99 ${home.p99} ms`,
+      );
+  }
+  if (web) {
+    if (web.initialJs) {
+      log(
+        `Web: initial JS ${(web.initialJs.gzipBytes / 1000).toFixed(1)} kB gzipped (${(web.initialJs.bytes / 1000).toFixed(1)} kB raw, ${web.initialJs.files.length} file${web.initialJs.files.length === 1 ? '' : 's'})`,
+      );
+    }
+    if (!web.skipped) {
+      log(
+        `Web: first post on the home feed ${web.firstPostMs === null ? 'n/a' : `${web.firstPostMs} ms`} (median of ${web.runs} cold loads); home heading ${web.shellMs ?? 'n/a'} ms`,
+      );
+    }
+    if (web.note) log(`Web: ${web.note}`);
+  }
+  if (events) log(['', ...eventsReport(events), ''].join('\n'));
+  log(
+    `Writes: ${lost ? 'SOMETHING WAS LOST (see above)' : 'nothing lost'}. Total time ${seconds(started)} s.`,
+  );
+
+  const report = {
+    variant,
+    posts,
+    members: run.members,
+    seed: args.seed,
+    quick,
+    connections: { throughput: THROUGHPUT_CONNECTIONS, latency: LATENCY_CONNECTIONS },
+    durations: { throughput: throughputSeconds, latency: latencySeconds },
+    baseline: baseline && {
+      rps: baseline.rps,
+      p50: baseline.p50,
+      p99: baseline.p99,
+      errors: baseline.errors,
+      non2xx: baseline.non2xx,
+    },
+    scenarios: results.map((r) => ({
+      name: r.name,
+      rps: r.rps,
+      ratio: r.ratio,
+      p50: r.p50,
+      p99: r.p99,
+      errors: r.errors,
+      non2xx: r.non2xx,
+      p50At50: r.throughput.p50,
+      p99At50: r.throughput.p99,
+      rssMB: r.rssMB,
+    })),
+    server,
+    inProcess: inProcess?.timings ?? null,
+    web: web && {
+      skipped: web.skipped,
+      initialJsBytes: web.initialJs?.bytes ?? null,
+      initialJsGzipBytes: web.initialJs?.gzipBytes ?? null,
+      firstPostMs: web.firstPostMs,
+      shellMs: web.shellMs,
+      note: web.note,
+    },
+    events,
+    verification: { lost, expectations, counters: mismatches },
+    instance: { loadSeconds: meta?.loadSeconds ?? null, rows: meta?.rows ?? null },
+    totalSeconds: Number(seconds(started)),
+  };
+  const resultsDir = path.join(ROOT, 'bench-data', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(
+    path.join(
+      resultsDir,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${variant}-${posts}${quick ? '-quick' : ''}.json`,
+    ),
+    `${JSON.stringify({ ...report, plans: inProcess?.plans ?? null }, null, 2)}\n`,
+  );
+  log(`BENCH_JSON ${JSON.stringify(report)}`);
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   let step = started;
@@ -837,108 +958,19 @@ async function main(): Promise<void> {
   // ---- nothing lost ----
   const { lost, expectations, mismatches } = await verifyWrites(copy, before, { sent, succeeded });
 
-  // ---- report ----
-  const table: string[][] = [
-    ['scenario', 'req/s', '× base', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
-  ];
-  for (const r of baseline ? [baseline, ...results] : results) {
-    table.push([
-      r.name,
-      r.rps.toFixed(0),
-      r.ratio.toFixed(3),
-      String(r.p50),
-      String(r.p99),
-      String(r.errors),
-      String(r.non2xx),
-    ]);
-  }
-  log();
-  log(
-    `Results: ${variant}, ${formatCount(posts)} posts, ${formatCount(meta?.members ?? allMembers.length)} members, ${process.env.WORKERS ?? '1'} server process(es); req/s with ${THROUGHPUT_CONNECTIONS} connections, latency with ${LATENCY_CONNECTIONS}`,
-  );
-  if (table.length > 1) for (const line of formatTable(table)) log(line);
-  if (server) {
-    log(
-      `Server peak RSS (VmHWM): ${server.peakRssMB} MB; highest sampled VmRSS: ${server.maxSampledRssMB} MB; started in ${server.startupSeconds} s`,
-    );
-  }
-  if (inProcess) {
-    const home = inProcess.timings.find((t) => t.name === 'home feed, latest');
-    if (home)
-      log(
-        `In-process home feed (latest, 20 posts), ${home.samples} members: p50 ${home.p50} ms, p99 ${home.p99} ms`,
-      );
-  }
-  if (web) {
-    if (web.initialJs) {
-      log(
-        `Web: initial JS ${(web.initialJs.gzipBytes / 1000).toFixed(1)} kB gzipped (${(web.initialJs.bytes / 1000).toFixed(1)} kB raw, ${web.initialJs.files.length} file${web.initialJs.files.length === 1 ? '' : 's'})`,
-      );
-    }
-    if (!web.skipped) {
-      log(
-        `Web: first post on the home feed ${web.firstPostMs === null ? 'n/a' : `${web.firstPostMs} ms`} (median of ${web.runs} cold loads); home heading ${web.shellMs ?? 'n/a'} ms`,
-      );
-    }
-    if (web.note) log(`Web: ${web.note}`);
-  }
-  if (events) log(['', ...eventsReport(events), ''].join('\n'));
-  log(
-    `Writes: ${lost ? 'SOMETHING WAS LOST (see above)' : 'nothing lost'}. Total time ${seconds(started)} s.`,
-  );
-
-  const report = {
+  printReport({
     variant,
-    posts,
     members: meta?.members ?? allMembers.length,
-    seed: args.seed,
-    quick,
-    connections: { throughput: THROUGHPUT_CONNECTIONS, latency: LATENCY_CONNECTIONS },
-    durations: { throughput: throughputSeconds, latency: latencySeconds },
-    baseline: baseline && {
-      rps: baseline.rps,
-      p50: baseline.p50,
-      p99: baseline.p99,
-      errors: baseline.errors,
-      non2xx: baseline.non2xx,
-    },
-    scenarios: results.map((r) => ({
-      name: r.name,
-      rps: r.rps,
-      ratio: r.ratio,
-      p50: r.p50,
-      p99: r.p99,
-      errors: r.errors,
-      non2xx: r.non2xx,
-      p50At50: r.throughput.p50,
-      p99At50: r.throughput.p99,
-      rssMB: r.rssMB,
-    })),
+    meta,
+    started,
+    results,
+    baseline,
     server,
-    inProcess: inProcess?.timings ?? null,
-    web: web && {
-      skipped: web.skipped,
-      initialJsBytes: web.initialJs?.bytes ?? null,
-      initialJsGzipBytes: web.initialJs?.gzipBytes ?? null,
-      firstPostMs: web.firstPostMs,
-      shellMs: web.shellMs,
-      note: web.note,
-    },
+    inProcess,
+    web,
     events,
-    verification: { lost, expectations, counters: mismatches },
-    instance: { loadSeconds: meta?.loadSeconds ?? null, rows: meta?.rows ?? null },
-    totalSeconds: Number(seconds(started)),
-  };
-  const resultsDir = path.join(ROOT, 'bench-data', 'results');
-  mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(
-    path.join(
-      resultsDir,
-      `${new Date().toISOString().replace(/[:.]/g, '-')}-${variant}-${posts}${quick ? '-quick' : ''}.json`,
-    ),
-    `${JSON.stringify({ ...report, plans: inProcess?.plans ?? null }, null, 2)}\n`,
-  );
-  log(`BENCH_JSON ${JSON.stringify(report)}`);
+    verification: { lost, expectations, mismatches },
+  });
   if (lost) process.exitCode = 1;
 }
 

@@ -1,19 +1,10 @@
 import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Database, NotificationsTable } from '../../db/schema';
 
 type Db = Kysely<Database>;
 
-export interface NewNotification {
-  id: string;
-  recipient_id: string;
-  kind: string;
-  actor_id: string;
-  post_id: string | null;
-  comment_id: string | null;
-  group_key: string;
-  created_at: number;
-}
+export type NewNotification = Omit<Insertable<NotificationsTable>, 'read_at'>;
 
 export async function insertNotification(db: Db, row: NewNotification): Promise<void> {
   await db.insertInto('notifications').values(row).execute();
