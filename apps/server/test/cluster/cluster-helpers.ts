@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { parseSseBlock } from '../events/sse-client';
 import { adminUrl } from '../test-database';
 
 /** The repository root: the server processes run from there, as `npm start` would. */
@@ -50,21 +50,6 @@ export async function waitUntil(
     if (Date.now() > deadline) throw new Error(`${what}: not within ${String(timeoutMs)} ms`);
     await sleep(everyMs);
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('no free port'));
-      });
-    });
-  });
 }
 
 // --- PostgreSQL -------------------------------------------------------------------------------
@@ -308,32 +293,10 @@ interface Waiter {
 }
 
 function parseFrame(block: string, at: number): SseFrame | null {
-  let id: string | null = null;
-  let event = 'message';
-  const data: string[] = [];
-  let hasData = false;
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'id') id = value;
-    else if (field === 'event') event = value;
-    else if (field === 'data') {
-      data.push(value);
-      hasData = true;
-    }
-  }
-  if (!hasData) return null;
-  const text = data.join('\n');
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text) as unknown;
-  } catch {
-    // Not JSON: keep the text.
-  }
-  return { id, event, data: parsed, at };
+  const message = parseSseBlock(block);
+  if (!message) return null;
+  const id = message.id === undefined ? null : String(message.id);
+  return { id, event: message.event, data: message.data, at };
 }
 
 /**

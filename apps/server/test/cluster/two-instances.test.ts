@@ -15,11 +15,11 @@ import {
   startPrivateRedis,
   type PrivateRedis,
 } from '../redis';
+import { freePort } from '../ports';
 import { testDatabaseKind } from '../test-database';
 import {
   api,
   createClusterDatabase,
-  freePort,
   openEventStream,
   removeDir,
   sleep,

@@ -32,7 +32,7 @@ export interface SseStream {
 const open = new Set<SseStream>();
 
 /** Parses one block of lines (between blank lines); null for comments and retry-only blocks. */
-function parseBlock(block: string): SseMessage | null {
+export function parseSseBlock(block: string): SseMessage | null {
   let id: number | undefined;
   let event = 'message';
   const data: string[] = [];
@@ -89,7 +89,7 @@ export function openStream(url: string, headers: Record<string, string> = {}): P
         buffer += chunk.replace(/\r\n?/g, '\n');
         let boundary = buffer.indexOf('\n\n');
         while (boundary !== -1) {
-          const message = parseBlock(buffer.slice(0, boundary));
+          const message = parseSseBlock(buffer.slice(0, boundary));
           buffer = buffer.slice(boundary + 2);
           if (message) stream.messages.push(message);
           boundary = buffer.indexOf('\n\n');
