@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { EventSignal } from '../infra/event-signal';
+import { coalesce } from './coalesce';
 import { runConsumer, type DurableConsumer } from './consumer';
 import { lastEventId, listEventsAfter } from './outbox.repository';
 
@@ -48,16 +49,12 @@ export function createRelay(options: RelayOptions): Relay {
   const { db, signal, log } = options;
   const listeners = new Set<EventListener>();
   let cursor = 0;
-  let reading: Promise<void> | null = null;
-  // Fields rather than variables: they change while an await is pending.
-  const state = { again: false, running: false };
-  const readAgain = () => state.again && state.running;
+  let running = false;
+  const isRunning = () => running;
   let timer: NodeJS.Timeout | null = null;
   const unsubscribe: (() => void)[] = [];
-  const consumerRuns = new Map<string, Promise<void>>();
-  const consumerAgain = new Set<string>();
   // Consumers whose last run failed: each read runs them again, new events or not.
-  const consumerFailed = new Set<string>();
+  const failed = new Set<string>();
 
   /** Hands on what is new; answers the types seen, so that only the consumers of those wake. */
   async function readNew(seen: Set<DomainEventType>): Promise<void> {
@@ -77,58 +74,46 @@ export function createRelay(options: RelayOptions): Relay {
     }
   }
 
+  const consumerRuns = new Map(
+    options.consumers.map((consumer) => [
+      consumer,
+      coalesce(async () => {
+        const ok = await runConsumer(db, consumer, { log, committed: relay.committed });
+        if (ok) failed.delete(consumer.name);
+        else failed.add(consumer.name);
+      }, isRunning),
+    ]),
+  );
+
   function kickConsumers(types: ReadonlySet<DomainEventType> | 'all'): void {
-    for (const consumer of options.consumers) {
+    for (const [consumer, runs] of consumerRuns) {
       const wanted =
         types === 'all' ||
-        consumerFailed.has(consumer.name) ||
+        failed.has(consumer.name) ||
         [...consumer.types].some((type) => types.has(type));
-      if (!wanted) continue;
-      if (consumerRuns.has(consumer.name)) {
-        consumerAgain.add(consumer.name);
-        continue;
-      }
-      const run = (async () => {
-        do {
-          consumerAgain.delete(consumer.name);
-          const ok = await runConsumer(db, consumer, { log, committed: relay.committed });
-          if (ok) consumerFailed.delete(consumer.name);
-          else consumerFailed.add(consumer.name);
-        } while (consumerAgain.has(consumer.name) && state.running);
-      })().finally(() => consumerRuns.delete(consumer.name));
-      consumerRuns.set(consumer.name, run);
+      if (wanted) void runs.run();
     }
   }
 
-  function wake(): Promise<void> {
-    if (!state.running) return Promise.resolve();
-    if (reading) {
-      state.again = true;
-      return reading;
+  const reads = coalesce(async () => {
+    const seen = new Set<DomainEventType>();
+    try {
+      await readNew(seen);
+    } catch (error) {
+      log.error({ err: error }, 'could not read the outbox');
+      return;
     }
-    reading = (async () => {
-      do {
-        state.again = false;
-        const seen = new Set<DomainEventType>();
-        try {
-          await readNew(seen);
-        } catch (error) {
-          log.error({ err: error }, 'could not read the outbox');
-          return;
-        }
-        if (seen.size > 0 || consumerFailed.size > 0) kickConsumers(seen);
-      } while (readAgain());
-    })().finally(() => {
-      reading = null;
-    });
-    return reading;
-  }
+    if (seen.size > 0 || failed.size > 0) kickConsumers(seen);
+  }, isRunning);
+
+  const wake = (): Promise<void> => (running ? reads.run() : Promise.resolve());
+  const consumersIdle = () => Promise.all([...consumerRuns.values()].map((runs) => runs.idle()));
 
   function schedulePoll(): void {
     const interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     timer = setTimeout(() => {
       void wake().finally(() => {
-        if (state.running) schedulePoll();
+        if (running) schedulePoll();
       });
     }, interval);
     timer.unref();
@@ -137,7 +122,7 @@ export function createRelay(options: RelayOptions): Relay {
   const relay: Relay = {
     async start() {
       cursor = await lastEventId(db);
-      state.running = true;
+      running = true;
       unsubscribe.push(signal.subscribe(() => void wake()));
       unsubscribe.push(signal.onReconnect(() => void wake()));
       schedulePoll();
@@ -145,11 +130,11 @@ export function createRelay(options: RelayOptions): Relay {
       kickConsumers('all');
     },
     async stop() {
-      state.running = false;
+      running = false;
       if (timer) clearTimeout(timer);
       for (const off of unsubscribe.splice(0)) off();
-      await reading;
-      await Promise.all(consumerRuns.values());
+      await reads.idle();
+      await consumersIdle();
     },
     committed(lastId) {
       signal.notify(lastId);
@@ -161,7 +146,7 @@ export function createRelay(options: RelayOptions): Relay {
     position: () => cursor,
     async drain() {
       await wake();
-      await Promise.all(consumerRuns.values());
+      await consumersIdle();
       await wake();
     },
   };
