@@ -4,7 +4,6 @@ import { GUEST_CREDENTIALS } from '@perch/contract';
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../lib/ids';
 import { hashPassword } from '../lib/password';
-import { hasAnyUser } from '../modules/users/users.repository';
 import { demoFollows, demoPosts, featuredMembers, quietMembers } from './demo-content';
 import { avatarSvg, sceneSvgs } from './demo-images';
 import type { Database } from './schema';
@@ -32,6 +31,12 @@ function writeDemoMedia(mediaDir: string): void {
   for (const [name, svg] of Object.entries(sceneSvgs)) {
     writeFileSync(path.join(dir, `${name}.svg`), svg);
   }
+}
+
+/** The demo community goes only into a database no member has used yet. */
+async function hasAnyUser(db: Kysely<Database>): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Fills an empty database with a small, consistent community; leaves any existing data alone. */

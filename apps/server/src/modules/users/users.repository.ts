@@ -31,11 +31,6 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function hasAnyUser(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  return row !== undefined;
-}
-
 function listedUsers(db: Db, viewerId: string | null) {
   return db
     .selectFrom('users as u')
