@@ -44,7 +44,7 @@ function servicesOf(db: Db) {
   };
   const users = createUsersService({ db, transact, media });
   const posts = createPostsService({ db, transact, media, users });
-  return { posts, users, bookmarks: createBookmarksService({ transact, posts }) };
+  return { posts, users, bookmarks: createBookmarksService({ db, transact, posts }) };
 }
 type Services = ReturnType<typeof servicesOf>;
 type Call = (services: Services, viewer: Viewer, prng: Prng) => Promise<unknown>;

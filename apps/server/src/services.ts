@@ -13,6 +13,7 @@ import { createScheduler } from './infra/jobs';
 import { createAuthService } from './modules/auth/auth.service';
 import { createBookmarksService } from './modules/bookmarks/bookmarks.service';
 import { createCommentsService } from './modules/comments/comments.service';
+import { createEmbedsService } from './modules/embeds/embeds.service';
 import { createMediaService } from './modules/media/media.service';
 import type { MediaStore } from './modules/media/media.store';
 import { createNotificationsService } from './modules/notifications/notifications.service';
@@ -45,7 +46,8 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
   const users = createUsersService({ db, transact, media });
   const posts = createPostsService({ db, transact, media, users });
   const comments = createCommentsService({ db, transact, posts });
-  const bookmarks = createBookmarksService({ transact, posts });
+  const bookmarks = createBookmarksService({ db, transact, posts });
+  const embeds = createEmbedsService({ comments, users, bookmarks });
   const auth = createAuthService({ users, passwordHashCost: config.passwordHashCost, signToken });
   const notifications = createNotificationsService({ db, transact });
 
@@ -82,6 +84,7 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
     posts,
     comments,
     bookmarks,
+    embeds,
     media,
     notifications,
     relay,

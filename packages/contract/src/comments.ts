@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { countCharacters } from './text';
 import { nextCursorSchema } from './pagination';
-import { postSchema, userRefSchema } from './posts';
+import { commentSchema } from './comment';
+import { postSchema } from './posts';
 
 export const COMMENT_MAX = 1000;
 
@@ -21,31 +22,6 @@ export const commentParamsSchema = z.object({
   postId: z.string().min(1).max(64),
   commentId: z.string().min(1).max(64),
 });
-
-/**
- * A comment. The author fields are null when the author's account no longer exists (shown as
- * 'Unknown'). `votes.upvotedBy`/`downvotedBy` hold at most the viewer; the counts hold the totals.
- */
-export const commentSchema = z.object({
-  _id: z.string(),
-  postId: z.string(),
-  userId: z.string().nullable(),
-  username: z.string().nullable(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  profileAvatar: z.string().nullable(),
-  avatarURL: z.string().nullable(),
-  text: z.string(),
-  votes: z.object({
-    upvoteCount: z.number().int(),
-    downvoteCount: z.number().int(),
-    upvotedBy: z.array(userRefSchema),
-    downvotedBy: z.array(userRefSchema),
-  }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type Comment = z.infer<typeof commentSchema>;
 
 /** Comments of a post, oldest first. */
 export const commentPageSchema = z.object({

@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './bookmarks';
+export * from './comment';
 export * from './comments';
 export * from './errors';
 export * from './health';
@@ -10,3 +11,4 @@ export * from './text';
 export * from './users';
 export * from './events';
 export * from './notifications';
+export * from './records';

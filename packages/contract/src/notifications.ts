@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nextCursorSchema, pageQuerySchema } from './pagination';
+import { recordIdFields, userStubSchema } from './records';
 
 export const NOTIFICATION_KINDS = ['like', 'comment', 'follow', 'mention'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
@@ -7,13 +8,7 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 /** How many of a group's members are named; the rest are counted ("and 3 others"). */
 export const NOTIFICATION_ACTORS_SHOWN = 3;
 
-export const notificationActorSchema = z.object({
-  _id: z.string(),
-  username: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  avatarURL: z.string().nullable(),
-});
+export const notificationActorSchema = userStubSchema;
 export type NotificationActor = z.infer<typeof notificationActorSchema>;
 
 /**
@@ -22,7 +17,7 @@ export type NotificationActor = z.infer<typeof notificationActorSchema>;
  */
 export const notificationGroupSchema = z.object({
   /** Stable while the group's notifications stay as they are; for React keys. */
-  id: z.string(),
+  ...recordIdFields,
   kind: z.enum(NOTIFICATION_KINDS),
   /** The newest members first, at most NOTIFICATION_ACTORS_SHOWN. */
   actors: z.array(notificationActorSchema),
@@ -33,7 +28,7 @@ export const notificationGroupSchema = z.object({
     .object({ _id: z.string(), content: z.string(), mediaURL: z.string().nullable() })
     .nullable(),
   /** The comment, for comment notifications. */
-  comment: z.object({ _id: z.string(), text: z.string() }).nullable(),
+  comment: z.object({ ...recordIdFields, text: z.string() }).nullable(),
   /** When the newest notification of the group arrived. */
   latestAt: z.string(),
   read: z.boolean(),

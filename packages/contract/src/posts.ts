@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { countCharacters } from './text';
+import { commentSchema } from './comment';
 import { nextCursorSchema } from './pagination';
+import { recordIdFields, userRefSchema } from './records';
 
 export const POST_CONTENT_MAX = 2000;
 
@@ -42,10 +44,8 @@ export type PostEditBody = z.input<typeof postEditBodySchema>;
 
 export const postIdParamsSchema = z.object({ postId: z.string().min(1).max(64) });
 
-export const userRefSchema = z.object({ _id: z.string(), username: z.string() });
-
 export const postAuthorSchema = z.object({
-  _id: z.string(),
+  ...recordIdFields,
   username: z.string(),
   firstName: z.string(),
   lastName: z.string(),
@@ -53,12 +53,18 @@ export const postAuthorSchema = z.object({
 });
 export type PostAuthor = z.infer<typeof postAuthorSchema>;
 
+/** How many of a post's comments its answers embed as `comments`: the first page, oldest first. */
+export const EMBEDDED_COMMENTS_MAX = 20;
+
 /**
  * A post. `likes.likedBy` holds at most the viewer (when they like it) and `dislikedBy` is always
  * empty: the full lists would grow without bound, so counts and viewer flags stand in for them.
+ * `comments` holds the first EMBEDDED_COMMENTS_MAX comments, oldest first (`commentCount` is the
+ * total; GET /api/comments/{postId} pages through all); it is left out when the request says
+ * `Prefer: return=minimal`.
  */
 export const postSchema = z.object({
-  _id: z.string(),
+  ...recordIdFields,
   content: z.string(),
   mediaURL: z.string().nullable(),
   username: z.string(),
@@ -72,6 +78,7 @@ export const postSchema = z.object({
     dislikedBy: z.array(userRefSchema),
   }),
   commentCount: z.number().int(),
+  comments: z.array(commentSchema).optional(),
   likedByViewer: z.boolean(),
   bookmarkedByViewer: z.boolean(),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { countCharacters } from './text';
 import { pageQuerySchema } from './pagination';
 import { mediaUrlSchema } from './posts';
+import { recordIdFields, userStubSchema } from './records';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
 export const USERNAME_RULE = 'Username must be 3 to 30 letters, digits or underscores.';
@@ -27,9 +28,32 @@ export const nameSchema = (label: string) =>
     .min(1, `${label} is required.`)
     .max(NAME_MAX, `${label} must be at most ${NAME_MAX} characters.`);
 
-/** A member as the API shows them to anyone. Email appears only on the viewer's own record. */
+/** How many members one member may follow: the viewer's own `following` is always complete. */
+export const FOLLOWING_MAX = 5000;
+export const FOLLOWING_LIMIT_REACHED = `You can follow at most ${FOLLOWING_MAX.toLocaleString('en-US')} members.`;
+
+/** How many followers (and followees) a single profile answer lists; the counts hold the totals. */
+export const PROFILE_RELATIONS_MAX = 500;
+
+/** How many bookmarked post ids the viewer's own record lists, newest bookmark first. */
+export const OWN_BOOKMARK_IDS_MAX = 1000;
+
+/**
+ * A member as the API shows them to anyone. Email appears only on the viewer's own record.
+ *
+ * `followers`, `following` and `bookmarks` are the original API's arrays, bounded (all left out
+ * with `Prefer: return=minimal`; the counts are always the totals):
+ * - the viewer's own record (login, signup, /auth/me, profile edit, follow's `user`): `following`
+ *   complete (at most FOLLOWING_MAX), `followers` the first PROFILE_RELATIONS_MAX, `bookmarks` the
+ *   ids of the OWN_BOOKMARK_IDS_MAX newest bookmarks;
+ * - a single profile (GET /users/{username}, follow's `followUser`): `followers` and `following`,
+ *   the first PROFILE_RELATIONS_MAX each, in join order, with the viewer always listed first in
+ *   `followers` when they follow the member;
+ * - lists (search, who-to-follow): at most the viewer in each (in `followers` when the viewer
+ *   follows them, in `following` when they follow the viewer).
+ */
 export const userSchema = z.object({
-  _id: z.string(),
+  ...recordIdFields,
   username: z.string(),
   firstName: z.string(),
   lastName: z.string(),
@@ -41,8 +65,11 @@ export const userSchema = z.object({
   followersCount: z.number().int(),
   followingCount: z.number().int(),
   postsCount: z.number().int(),
-  /** Present when the request carries a token: whether the viewer follows this member. */
+  /** Present when the request has a viewer: whether the viewer follows this member. */
   followedByViewer: z.boolean().optional(),
+  followers: z.array(userStubSchema).optional(),
+  following: z.array(userStubSchema).optional(),
+  bookmarks: z.array(z.string()).optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

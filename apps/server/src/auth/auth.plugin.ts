@@ -25,7 +25,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler for calls that need a member: verifies the token and that its member exists. */
     authenticate: (request: FastifyRequest) => Promise<void>;
-    /** preHandler for open calls: sets the viewer when a valid token comes along. */
+    /**
+     * preHandler for open calls: sets the viewer from the token in the header (a bad one is
+     * refused), or else from the session cookie (a bad one is ignored).
+     */
     identify: (request: FastifyRequest) => Promise<void>;
     /**
      * preHandler for reads a browser opens without headers (the event stream): the token from the
@@ -119,7 +122,13 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
   });
   app.decorate('identify', async (request: FastifyRequest) => {
     const token = extractToken(request);
-    if (token !== undefined) request.viewer = await verify(token);
+    if (token !== undefined) {
+      request.viewer = await verify(token);
+      return;
+    }
+    // A read needs no one, so a stale or foreign session cookie just leaves it anonymous.
+    const session = request.cookies[SESSION_COOKIE];
+    if (session) request.viewer = await verify(session).catch(() => null);
   });
   app.decorate('authenticateSession', async (request: FastifyRequest) => {
     request.viewer = await verify(extractToken(request) ?? request.cookies[SESSION_COOKIE] ?? '');

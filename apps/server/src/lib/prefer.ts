@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import type { Viewer } from '../auth/viewer';
 
-/** `Prefer: return=minimal` (RFC 7240): the client keeps its own lists and wants only what changed. */
+/**
+ * `Prefer: return=minimal` (RFC 7240): the client keeps its own lists. A mutation then answers only
+ * what changed; any answer leaves out the arrays embedded for the original API's clients.
+ */
 export function wantsMinimal(request: FastifyRequest): boolean {
   const prefer = request.headers.prefer;
   return typeof prefer === 'string' && /(^|[\s,;])return=minimal\b/i.test(prefer);
@@ -18,4 +22,14 @@ export async function withFirstPage<Body extends object, Key extends string, Ite
 ): Promise<Body | (Body & Record<Key, Item[]>)> {
   if (wantsMinimal(request)) return body;
   return { ...body, ...({ [key]: await firstPage() } as Record<Key, Item[]>) };
+}
+
+/** Who reads an answer, and whether they want it lean (no embedded arrays, see EmbedsService). */
+export interface Reader {
+  viewer: Viewer | null;
+  lean: boolean;
+}
+
+export function readerOf(request: FastifyRequest): Reader {
+  return { viewer: request.viewer, lean: wantsMinimal(request) };
 }

@@ -108,8 +108,8 @@ describe('grouping', () => {
     const groups = await groupsOf(t.app, b);
     expect(groups.map((g) => g.kind)).toEqual(['comment', 'comment', 'follow']);
     expect(groups.map((g) => g.comment)).toEqual([
-      { _id: second._id, text: 'second comment' },
-      { _id: first._id, text: 'first comment' },
+      { _id: second._id, id: second._id, text: 'second comment' },
+      { _id: first._id, id: first._id, text: 'first comment' },
       null,
     ]);
     expect(groups.map(actorIds)).toEqual([

@@ -51,7 +51,7 @@ describe('comment votes', () => {
     expect(body.comment.votes).toEqual({
       upvoteCount: 1,
       downvoteCount: 0,
-      upvotedBy: [{ _id: third.user._id, username: third.user.username }],
+      upvotedBy: [{ _id: third.user._id, id: third.user._id, username: third.user.username }],
       downvotedBy: [],
     });
     expect(idsOf(body.comments ?? [])).toEqual([comment._id]);
@@ -78,7 +78,7 @@ describe('comment votes', () => {
       upvoteCount: 0,
       downvoteCount: 1,
       upvotedBy: [],
-      downvotedBy: [{ _id: third.user._id, username: third.user.username }],
+      downvotedBy: [{ _id: third.user._id, id: third.user._id, username: third.user.username }],
     });
     expectError(
       await downvote(t.app, third.token, post._id, comment._id),
@@ -109,7 +109,7 @@ describe('comment votes', () => {
       upvoteCount: 2,
       downvoteCount: 1,
       upvotedBy: [],
-      downvotedBy: [{ _id: fourth.user._id, username: fourth.user.username }],
+      downvotedBy: [{ _id: fourth.user._id, id: fourth.user._id, username: fourth.user.username }],
     });
     const seenByThird = bodyOf(
       commentPageSchema,
@@ -119,7 +119,7 @@ describe('comment votes', () => {
     expect(seenByThird?.votes).toEqual({
       upvoteCount: 2,
       downvoteCount: 1,
-      upvotedBy: [{ _id: third.user._id, username: third.user.username }],
+      upvotedBy: [{ _id: third.user._id, id: third.user._id, username: third.user.username }],
       downvotedBy: [],
     });
     const anonymous = bodyOf(commentPageSchema, await listComments(t.app, post._id), 200)

@@ -47,7 +47,7 @@ describe('POST /api/posts/like/{postId}', () => {
       _id: post._id,
       likes: {
         likeCount: 1,
-        likedBy: [{ _id: viewer.user._id, username: viewer.user.username }],
+        likedBy: [{ _id: viewer.user._id, id: viewer.user._id, username: viewer.user.username }],
         dislikedBy: [],
       },
       likedByViewer: true,
@@ -88,7 +88,7 @@ describe('POST /api/posts/like/{postId}', () => {
     );
     expect(second.post.likes.likeCount).toBe(2);
     expect(second.post.likes.likedBy).toEqual([
-      { _id: other.user._id, username: other.user.username },
+      { _id: other.user._id, id: other.user._id, username: other.user.username },
     ]);
     const seenByAuthor = await fetchPost(t.app, post._id, author.token);
     expect(seenByAuthor).toMatchObject({

@@ -182,7 +182,7 @@ describe('GET /api/posts/{postId}', () => {
     const seenByLiker = await fetchPost(t.app, post._id, other.token);
     expect(seenByLiker.likedByViewer).toBe(true);
     expect(seenByLiker.likes.likedBy).toEqual([
-      { _id: other.user._id, username: other.user.username },
+      { _id: other.user._id, id: other.user._id, username: other.user.username },
     ]);
     expect((await fetchPost(t.app, post._id, author.token)).likes.likedBy).toEqual([]);
   });

@@ -38,10 +38,24 @@ describe('apiRequest', () => {
 
     await apiRequest('/api/minimal', {
       method: 'POST',
-      headers: { prefer: 'return=minimal', accept: 'text/html' },
+      headers: { prefer: 'respond-async', accept: 'text/html' },
     });
 
-    expect(seen).toEqual({ prefer: 'return=minimal', accept: 'application/json' });
+    expect(seen).toEqual({ prefer: 'respond-async', accept: 'application/json' });
+  });
+
+  it('asks for lean answers (return=minimal) unless told otherwise', async () => {
+    let prefer: string | null = null;
+    server.use(
+      http.get('/api/lean', ({ request }) => {
+        prefer = request.headers.get('prefer');
+        return HttpResponse.json({});
+      }),
+    );
+
+    await apiRequest('/api/lean');
+
+    expect(prefer).toBe('return=minimal');
   });
 
   it('sends no authorization header for anonymous calls', async () => {

@@ -14,7 +14,7 @@ export interface ApiRequestOptions<T> {
   /** Sent in the `authorization` header; marks the call as authenticated. */
   token?: string | null;
   signal?: AbortSignal;
-  /** Extra request headers (e.g. `prefer: return=minimal`). */
+  /** Extra request headers; `prefer` defaults to `return=minimal`. */
   headers?: Record<string, string>;
   /** Validates the success body. Without it the body is returned as is. */
   schema?: ResponseSchema<T>;
@@ -98,6 +98,9 @@ export async function apiRequest<T = unknown>(
   const { method = 'GET', body, token, signal, schema } = options;
   const headers = new Headers(options.headers);
   headers.set('accept', 'application/json');
+  // The app keeps its own lists and pages through them, so it asks for answers without the
+  // arrays the server embeds for the original API's clients (and mutations without a first page).
+  if (!headers.has('prefer')) headers.set('prefer', 'return=minimal');
   if (body !== undefined) headers.set('content-type', 'application/json');
   if (token) headers.set('authorization', token);
 

@@ -2,8 +2,10 @@ import type { User } from '@perch/contract';
 import { SESSION_STORAGE_KEY, type Session } from '../features/auth/session';
 
 export function makeUser(overrides: Partial<User> = {}): User {
+  const id = overrides._id ?? '01JTESTUSER0000000000000001';
   return {
-    _id: '01JTESTUSER0000000000000001',
+    _id: id,
+    id,
     username: 'ada',
     firstName: 'Ada',
     lastName: 'Lovelace',

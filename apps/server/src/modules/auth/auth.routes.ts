@@ -2,9 +2,10 @@ import { loginBodySchema, signupBodySchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clearSessionCookie, extractToken, setSessionCookie } from '../../auth/auth.plugin';
 import { viewerOf } from '../../auth/viewer';
+import { readerOf } from '../../lib/prefer';
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { auth } = app.services;
+  const { auth, embeds } = app.services;
   const ttl = app.config.tokenTtlSeconds;
   // Guessing passwords or mass-creating accounts should be slow.
   const perMinute = app.config.authRateLimitPerMinute;
@@ -14,23 +15,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/signup',
     { schema: { body: signupBodySchema }, config: { rateLimit } },
     async (request, reply) => {
-      const answer = await auth.signup(request.body);
-      setSessionCookie(reply, answer.encodedToken, ttl);
-      return reply.status(201).send(answer);
+      const { encodedToken, createdUser } = await auth.signup(request.body);
+      setSessionCookie(reply, encodedToken, ttl);
+      return reply
+        .status(201)
+        .send({ encodedToken, createdUser: await embeds.own(createdUser, readerOf(request)) });
     },
   );
   app.post(
     '/login',
     { schema: { body: loginBodySchema }, config: { rateLimit } },
     async (request, reply) => {
-      const answer = await auth.login(request.body);
-      setSessionCookie(reply, answer.encodedToken, ttl);
-      return answer;
+      const { encodedToken, foundUser } = await auth.login(request.body);
+      setSessionCookie(reply, encodedToken, ttl);
+      return { encodedToken, foundUser: await embeds.own(foundUser, readerOf(request)) };
     },
   );
-  app.get('/me', { preHandler: app.authenticate }, (request) =>
-    auth.currentUser(viewerOf(request)),
-  );
+  app.get('/me', { preHandler: app.authenticate }, async (request) => {
+    const { user } = await auth.currentUser(viewerOf(request));
+    return { user: await embeds.own(user, readerOf(request)) };
+  });
   /** Sets the session cookie for a session that began before the cookie existed. */
   app.post('/session', { preHandler: app.authenticate }, async (request, reply) => {
     setSessionCookie(reply, extractToken(request) ?? '', ttl);

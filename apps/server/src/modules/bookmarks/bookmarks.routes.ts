@@ -1,25 +1,29 @@
-import { pageQuerySchema, postIdParamsSchema } from '@perch/contract';
+import { pageQuerySchema, postIdParamsSchema, type Post } from '@perch/contract';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { withFirstPage } from '../../lib/prefer';
+import { readerOf, withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../auth/viewer';
 
 /** Bookmark calls live under /users, as the original API had them. */
 export const bookmarksRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { bookmarks } = app.services;
+  const { bookmarks, embeds } = app.services;
   const auth = { preHandler: app.authenticate };
   const byPost = { params: postIdParamsSchema };
 
-  app.get('/bookmark', { ...auth, schema: { querystring: pageQuerySchema } }, (req) =>
-    bookmarks.list(viewerOf(req), req.query),
+  /** Adding and removing answer the post, plus the first page of bookmarks unless minimal. */
+  const answer = async (req: FastifyRequest, post: Post) =>
+    embeds.posts(
+      await withFirstPage(req, { post }, 'bookmarks', () => bookmarks.firstPage(viewerOf(req))),
+      readerOf(req),
+    );
+
+  app.get('/bookmark', { ...auth, schema: { querystring: pageQuerySchema } }, async (req) =>
+    embeds.posts(await bookmarks.list(viewerOf(req), req.query), readerOf(req)),
   );
-  app.post('/bookmark/:postId', { ...auth, schema: byPost }, async (req) => {
-    const viewer = viewerOf(req);
-    const post = await bookmarks.add(viewer, req.params.postId);
-    return withFirstPage(req, { post }, 'bookmarks', () => bookmarks.firstPage(viewer));
-  });
-  app.post('/remove-bookmark/:postId', { ...auth, schema: byPost }, async (req) => {
-    const viewer = viewerOf(req);
-    const post = await bookmarks.remove(viewer, req.params.postId);
-    return withFirstPage(req, { post }, 'bookmarks', () => bookmarks.firstPage(viewer));
-  });
+  app.post('/bookmark/:postId', { ...auth, schema: byPost }, async (req) =>
+    answer(req, await bookmarks.add(viewerOf(req), req.params.postId)),
+  );
+  app.post('/remove-bookmark/:postId', { ...auth, schema: byPost }, async (req) =>
+    answer(req, await bookmarks.remove(viewerOf(req), req.params.postId)),
+  );
 };

@@ -1,16 +1,29 @@
-import { ErrorMessages, type BookmarkPage, type PageQuery, type Post } from '@perch/contract';
+import {
+  ErrorMessages,
+  OWN_BOOKMARK_IDS_MAX,
+  type BookmarkPage,
+  type PageQuery,
+  type Post,
+} from '@perch/contract';
+import type { Kysely } from 'kysely';
 import type { Viewer } from '../../auth/viewer';
+import type { Database } from '../../db/schema';
 import type { Transact } from '../../events/transactions';
 import { badRequest } from '../../lib/errors';
 import { FIRST_PAGE_SIZE, type PostsService } from '../posts/posts.service';
-import { deleteBookmark, insertBookmark } from './bookmarks.repository';
+import {
+  deleteBookmark,
+  insertBookmark,
+  listRecentBookmarkedPostIds,
+} from './bookmarks.repository';
 
 export interface BookmarksServiceDeps {
+  db: Kysely<Database>;
   transact: Transact;
   posts: Pick<PostsService, 'bookmarked' | 'lockedPost' | 'card'>;
 }
 
-export function createBookmarksService({ transact, posts }: BookmarksServiceDeps) {
+export function createBookmarksService({ db, transact, posts }: BookmarksServiceDeps) {
   const list = (viewer: Viewer, query: PageQuery): Promise<BookmarkPage> =>
     posts.bookmarked(viewer, query);
 
@@ -34,6 +47,8 @@ export function createBookmarksService({ transact, posts }: BookmarksServiceDeps
 
   return {
     list,
+    /** The ids of the member's newest bookmarks, as their own record lists them. */
+    recentIds: (userId: string) => listRecentBookmarkedPostIds(db, userId, OWN_BOOKMARK_IDS_MAX),
     firstPage: async (viewer: Viewer) => (await list(viewer, { limit: FIRST_PAGE_SIZE })).bookmarks,
     add: (viewer: Viewer, postId: string) => change(viewer, postId, true),
     remove: (viewer: Viewer, postId: string) => change(viewer, postId, false),

@@ -71,6 +71,31 @@ export function listCommentCards(
     .execute();
 }
 
+/**
+ * The first `perPost` comments of each post, oldest first: one statement, one limited index range
+ * per post (a UNION ALL of per-post queries), so a post with thousands of comments costs no more
+ * than one with `perPost`. Rows come grouped by post in `postIds` order.
+ */
+export async function listFirstCommentCardsOfPosts(
+  db: Db,
+  query: { postIds: readonly string[]; viewerId: string | null; perPost: number },
+): Promise<CommentCardRow[]> {
+  const [first, ...rest] = query.postIds.map((postId, index) =>
+    db
+      .selectFrom(
+        commentCards(db, query.viewerId)
+          .where('c.post_id', '=', postId)
+          .orderBy('c.created_at', 'asc')
+          .orderBy('c.id', 'asc')
+          .limit(query.perPost)
+          .as(`p${index}`),
+      )
+      .selectAll(),
+  );
+  if (!first) return [];
+  return rest.reduce((union, next) => union.unionAll(next), first).execute();
+}
+
 export function findCommentCard(
   db: Db,
   commentId: string,

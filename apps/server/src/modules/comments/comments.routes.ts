@@ -3,19 +3,23 @@ import {
   commentParamsSchema,
   pageQuerySchema,
   postIdParamsSchema,
+  type Post,
 } from '@perch/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { withFirstPage } from '../../lib/prefer';
+import { readerOf, withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../auth/viewer';
 
 export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { comments, posts } = app.services;
+  const { comments, posts, embeds } = app.services;
   const auth = { preHandler: app.authenticate };
 
   /** Comment mutations answer 201; unless minimal, with the latest posts as the original API did. */
-  const withPosts = (req: FastifyRequest, body: object) =>
-    withFirstPage(req, body, 'posts', () => posts.latestPage(viewerOf(req)));
+  const withPosts = async <Body extends { post: Post }>(req: FastifyRequest, body: Body) =>
+    embeds.posts(
+      await withFirstPage(req, body, 'posts', () => posts.latestPage(viewerOf(req))),
+      readerOf(req),
+    );
 
   app.get(
     '/:postId',

@@ -1,4 +1,5 @@
 import {
+  EMBEDDED_COMMENTS_MAX,
   ErrorMessages,
   type Comment,
   type CommentPage,
@@ -63,6 +64,26 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
 
   return {
     list,
+
+    /** Each post's first comments, oldest first, as posts embed them (`comments`). */
+    async firstCommentsOf(
+      postIds: readonly string[],
+      viewer: Viewer | null,
+    ): Promise<Map<string, Comment[]>> {
+      const rows = await repo.listFirstCommentCardsOfPosts(db, {
+        postIds,
+        viewerId: viewer?.id ?? null,
+        perPost: EMBEDDED_COMMENTS_MAX,
+      });
+      rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+      const byPost = new Map<string, Comment[]>();
+      for (const row of rows) {
+        const comments = byPost.get(row.post_id) ?? [];
+        if (comments.length === 0) byPost.set(row.post_id, comments);
+        comments.push(toComment(row, viewer));
+      }
+      return byPost;
+    },
 
     firstPage: async (postId: string, viewer: Viewer) =>
       (await list(postId, viewer, { limit: FIRST_PAGE_SIZE })).comments,
@@ -171,3 +192,5 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
     },
   };
 }
+
+export type CommentsService = ReturnType<typeof createCommentsService>;

@@ -10,7 +10,9 @@ import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
 import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
+import { recordIds } from '../../lib/ids';
 import { toIso } from '../../lib/time';
+import { toUserStub } from '../users/users.mapper';
 import { notificationsConsumer } from './notifications.handler';
 import * as repo from './notifications.repository';
 
@@ -33,27 +35,21 @@ function toGroups(groups: repo.GroupRow[], actors: repo.ActorRow[]): Notificatio
     );
     const unread = group.unread === 1;
     return {
-      id: `${group.group_key}:${unread ? 'unread' : 'read'}`,
+      ...recordIds(`${group.group_key}:${unread ? 'unread' : 'read'}`),
       kind: group.kind as NotificationKind,
-      actors: own.map((actor) => ({
-        _id: actor.id,
-        username: actor.username,
-        firstName: actor.first_name,
-        lastName: actor.last_name,
-        avatarURL: actor.avatar_url,
-      })),
+      actors: own.map(toUserStub),
       actorCount: group.actor_count,
       post:
         group.post_id && group.post_content !== null
           ? {
-              _id: group.post_id,
+              ...recordIds(group.post_id),
               content: excerpt(group.post_content),
               mediaURL: group.post_media_url,
             }
           : null,
       comment:
         group.comment_id && group.comment_text !== null
-          ? { _id: group.comment_id, text: excerpt(group.comment_text) }
+          ? { ...recordIds(group.comment_id), text: excerpt(group.comment_text) }
           : null,
       latestAt: toIso(group.latest_at),
       read: !unread,

@@ -1,4 +1,5 @@
 import type { Post } from '@perch/contract';
+import { recordIds } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../db/dialect';
 import type { PostCardRow } from './posts.repository';
@@ -6,13 +7,13 @@ import type { PostCardRow } from './posts.repository';
 export function toPost(row: PostCardRow, viewer: { id: string; username: string } | null): Post {
   const liked = viewer !== null && sqlBoolean(row.liked);
   return {
-    _id: row.id,
+    ...recordIds(row.id),
     content: row.content,
     mediaURL: row.media_url,
     username: row.username,
     userId: row.user_id,
     author: {
-      _id: row.user_id,
+      ...recordIds(row.user_id),
       username: row.username,
       firstName: row.first_name,
       lastName: row.last_name,
@@ -22,7 +23,7 @@ export function toPost(row: PostCardRow, viewer: { id: string; username: string 
     updatedAt: toIso(row.updated_at),
     likes: {
       likeCount: row.like_count,
-      likedBy: liked ? [{ _id: viewer.id, username: viewer.username }] : [],
+      likedBy: liked ? [{ ...recordIds(viewer.id), username: viewer.username }] : [],
       dislikedBy: [],
     },
     commentCount: row.comment_count,

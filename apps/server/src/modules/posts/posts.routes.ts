@@ -4,42 +4,47 @@ import {
   postEditBodySchema,
   postIdParamsSchema,
   usernameParamsSchema,
+  type Post,
 } from '@perch/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { withFirstPage } from '../../lib/prefer';
+import { readerOf, withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../auth/viewer';
 
 export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { posts } = app.services;
+  const { posts, embeds } = app.services;
   const auth = { preHandler: app.authenticate };
   const open = { preHandler: app.identify };
   const byId = { params: postIdParamsSchema };
 
-  app.get('/', { ...open, schema: { querystring: feedQuerySchema } }, (req) =>
-    posts.all(req.viewer, req.query),
+  app.get('/', { ...open, schema: { querystring: feedQuerySchema } }, async (req) =>
+    embeds.posts(await posts.all(req.viewer, req.query), readerOf(req)),
   );
-  app.get('/feed', { ...auth, schema: { querystring: feedQuerySchema } }, (req) =>
-    posts.feed(viewerOf(req), 'home', req.query),
+  app.get('/feed', { ...auth, schema: { querystring: feedQuerySchema } }, async (req) =>
+    embeds.posts(await posts.feed(viewerOf(req), 'home', req.query), readerOf(req)),
   );
-  app.get('/explore', { ...auth, schema: { querystring: feedQuerySchema } }, (req) =>
-    posts.feed(viewerOf(req), 'explore', req.query),
+  app.get('/explore', { ...auth, schema: { querystring: feedQuerySchema } }, async (req) =>
+    embeds.posts(await posts.feed(viewerOf(req), 'explore', req.query), readerOf(req)),
   );
-  app.get('/liked', { ...auth, schema: { querystring: feedQuerySchema } }, (req) =>
-    posts.feed(viewerOf(req), 'liked', req.query),
+  app.get('/liked', { ...auth, schema: { querystring: feedQuerySchema } }, async (req) =>
+    embeds.posts(await posts.feed(viewerOf(req), 'liked', req.query), readerOf(req)),
   );
   app.get(
     '/user/:username',
     { ...open, schema: { params: usernameParamsSchema, querystring: feedQuerySchema } },
-    (req) => posts.byAuthor(req.params.username, req.viewer, req.query),
+    async (req) =>
+      embeds.posts(await posts.byAuthor(req.params.username, req.viewer, req.query), readerOf(req)),
   );
-  app.get('/:postId', { ...open, schema: byId }, async (req) => ({
-    post: await posts.card(req.params.postId, req.viewer),
-  }));
+  app.get('/:postId', { ...open, schema: byId }, async (req) =>
+    embeds.posts({ post: await posts.card(req.params.postId, req.viewer) }, readerOf(req)),
+  );
 
   /** Every post mutation answers 201 with what changed, plus the latest posts unless minimal. */
-  const answer = (req: FastifyRequest, body: object) =>
-    withFirstPage(req, body, 'posts', () => posts.latestPage(viewerOf(req)));
+  const answer = async (req: FastifyRequest, body: { post: Post } | { postId: string }) =>
+    embeds.posts(
+      await withFirstPage(req, body, 'posts', () => posts.latestPage(viewerOf(req))),
+      readerOf(req),
+    );
 
   app.post('/', { ...auth, schema: { body: postBodySchema } }, async (req, reply) => {
     const post = await posts.create(viewerOf(req), req.body.postData);

@@ -1,5 +1,6 @@
-import type { User } from '@perch/contract';
+import type { User, UserStub } from '@perch/contract';
 import type { UserRow } from '../../db/schema';
+import { recordIds } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 
 /** The wire shape of a member; the email is shown only to its owner, the password hash never. */
@@ -8,7 +9,7 @@ export function toUser(
   options: { includeEmail?: boolean; followedByViewer?: boolean } = {},
 ): User {
   const user: User = {
-    _id: row.id,
+    ...recordIds(row.id),
     username: row.username,
     firstName: row.first_name,
     lastName: row.last_name,
@@ -23,4 +24,21 @@ export function toUser(
   if (options.includeEmail) user.email = row.email;
   if (options.followedByViewer !== undefined) user.followedByViewer = options.followedByViewer;
   return user;
+}
+
+/** A member as listed inside another record: followers, following, notification actors. */
+export function toUserStub(row: {
+  id: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+  avatar_url: string | null;
+}): UserStub {
+  return {
+    ...recordIds(row.id),
+    username: row.username,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    avatarURL: row.avatar_url,
+  };
 }

@@ -173,6 +173,24 @@ export async function deleteFollow(
   return result.numDeletedRows > 0n;
 }
 
+/**
+ * One more followee for `userId`, unless they already follow `max` members; false then. The
+ * check and the change are one statement, so concurrent follows cannot pass the limit together.
+ */
+export async function incrementFollowingWithin(
+  db: Db,
+  userId: string,
+  max: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set((eb) => ({ following_count: eb('following_count', '+', 1) }))
+    .where('id', '=', userId)
+    .where('following_count', '<', max)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function adjustFollowCount(
   db: Db,
   userId: string,
@@ -183,6 +201,46 @@ export async function adjustFollowCount(
     .updateTable('users')
     .set((eb) => ({ [column]: eb(column, '+', delta) }))
     .where('id', '=', userId)
+    .execute();
+}
+
+export type UserStubRow = Pick<
+  UserRow,
+  'id' | 'username' | 'first_name' | 'last_name' | 'avatar_url'
+>;
+
+const stubColumns = ['u.id', 'u.username', 'u.first_name', 'u.last_name', 'u.avatar_url'] as const;
+
+export function findUserStub(db: Db, id: string): Promise<UserStubRow | undefined> {
+  return db.selectFrom('users as u').select(stubColumns).where('u.id', '=', id).executeTakeFirst();
+}
+
+/** Who follows `followeeId`, in member id order (as follows_followee_idx holds them). */
+export function listFollowerStubs(
+  db: Db,
+  query: { followeeId: string; exceptId: string | null; limit: number },
+): Promise<UserStubRow[]> {
+  let builder = db
+    .selectFrom('follows as f')
+    .innerJoin('users as u', 'u.id', 'f.follower_id')
+    .select(stubColumns)
+    .where('f.followee_id', '=', query.followeeId);
+  if (query.exceptId !== null) builder = builder.where('f.follower_id', '<>', query.exceptId);
+  return builder.orderBy('f.follower_id').limit(query.limit).execute();
+}
+
+/** Whom `followerId` follows, in member id order (as the primary key holds them). */
+export function listFollowingStubs(
+  db: Db,
+  query: { followerId: string; limit: number },
+): Promise<UserStubRow[]> {
+  return db
+    .selectFrom('follows as f')
+    .innerJoin('users as u', 'u.id', 'f.followee_id')
+    .select(stubColumns)
+    .where('f.follower_id', '=', query.followerId)
+    .orderBy('f.followee_id')
+    .limit(query.limit)
     .execute();
 }
 

@@ -1,11 +1,14 @@
 import {
   ErrorMessages,
+  FOLLOWING_LIMIT_REACHED,
+  FOLLOWING_MAX,
   type FollowResponse,
   type PageQuery,
   type User,
   type UserEditBody,
   type UserPage,
   type UserSearchQuery,
+  type UserStub,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../../auth/viewer';
@@ -15,7 +18,7 @@ import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import type { MediaService } from '../media/media.service';
-import { toUser } from './users.mapper';
+import { toUser, toUserStub } from './users.mapper';
 import * as repo from './users.repository';
 
 type Db = Kysely<Database>;
@@ -63,7 +66,14 @@ export function createUsersService({ db, transact, media }: UsersServiceDeps) {
         { id: viewer.id, column: 'following_count' as const },
         { id: userId, column: 'followers_count' as const },
       ].sort((a, b) => (a.id < b.id ? -1 : 1));
-      for (const { id, column } of updates) await repo.adjustFollowCount(trx, id, column, delta);
+      for (const { id, column } of updates) {
+        if (follow && column === 'following_count') {
+          const within = await repo.incrementFollowingWithin(trx, id, FOLLOWING_MAX);
+          if (!within) throw badRequest(FOLLOWING_LIMIT_REACHED);
+        } else {
+          await repo.adjustFollowCount(trx, id, column, delta);
+        }
+      }
       const user = await listedById(viewer.id, viewer, trx);
       const followUser = await listedById(userId, viewer, trx);
       events.record({
@@ -92,6 +102,17 @@ export function createUsersService({ db, transact, media }: UsersServiceDeps) {
     recordByUsername: (username: string): Promise<UserRow | undefined> =>
       repo.findUserByUsername(db, username),
     register: (user: NewUser): Promise<UserRow> => repo.insertUser(db, user),
+
+    async stubById(id: string): Promise<UserStub | undefined> {
+      const row = await repo.findUserStub(db, id);
+      return row && toUserStub(row);
+    },
+    /** Up to `limit` of the members who follow `userId`, leaving out `exceptId`. */
+    followerStubs: async (userId: string, limit: number, exceptId: string | null = null) =>
+      (await repo.listFollowerStubs(db, { followeeId: userId, exceptId, limit })).map(toUserStub),
+    /** Up to `limit` of the members `userId` follows. */
+    followingStubs: async (userId: string, limit: number) =>
+      (await repo.listFollowingStubs(db, { followerId: userId, limit })).map(toUserStub),
 
     /** Of `candidateIds`, those who follow `userId`. */
     followersAmong: async (userId: string, candidateIds: readonly string[]) =>

@@ -132,6 +132,7 @@ describe('comments', () => {
     const post = makePost({
       author: {
         _id: me._id,
+        id: me._id,
         username: me.username,
         firstName: 'Ada',
         lastName: 'Lovelace',

@@ -7,7 +7,6 @@ import {
   type CommentPage,
 } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
-import { MINIMAL } from '../posts/posts.api';
 
 const id = encodeURIComponent;
 
@@ -35,7 +34,6 @@ export function addComment(
     method: 'POST',
     body: { commentData: { text } },
     token,
-    headers: MINIMAL,
     schema: commentMutationResponseSchema,
   });
 }
@@ -50,7 +48,6 @@ export function editComment(
     method: 'POST',
     body: { commentData: { text } },
     token,
-    headers: MINIMAL,
     schema: commentMutationResponseSchema,
   });
 }
@@ -63,7 +60,6 @@ export function deleteComment(
   return apiRequest(`/api/comments/delete/${id(postId)}/${id(commentId)}`, {
     method: 'DELETE',
     token,
-    headers: MINIMAL,
     schema: commentDeleteResponseSchema,
   });
 }

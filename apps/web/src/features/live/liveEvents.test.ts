@@ -87,7 +87,11 @@ describe('likes', () => {
     // Liked in this tab: the count already went from 4 to 5.
     const post = makePost({
       likedByViewer: true,
-      likes: { likeCount: 5, likedBy: [{ _id: viewer._id, username: 'ada' }], dislikedBy: [] },
+      likes: {
+        likeCount: 5,
+        likedBy: [{ _id: viewer._id, id: viewer._id, username: 'ada' }],
+        dislikedBy: [],
+      },
     });
     seedList({ kind: 'home' }, [post]);
     seedList({ kind: 'liked' }, [post]);
@@ -96,7 +100,7 @@ describe('likes', () => {
 
     const [home] = listPosts({ kind: 'home' });
     expect(home?.likes.likeCount).toBe(5);
-    expect(home?.likes.likedBy).toEqual([{ _id: viewer._id, username: 'ada' }]);
+    expect(home?.likes.likedBy).toEqual([{ _id: viewer._id, id: viewer._id, username: 'ada' }]);
     expect(isStale(postKeys.list({ kind: 'liked' }, 'latest'))).toBe(false);
   });
 
@@ -110,7 +114,7 @@ describe('likes', () => {
     let [home] = listPosts({ kind: 'home' });
     expect(home?.likedByViewer).toBe(true);
     expect(home?.likes.likeCount).toBe(3);
-    expect(home?.likes.likedBy).toEqual([{ _id: viewer._id, username: 'ada' }]);
+    expect(home?.likes.likedBy).toEqual([{ _id: viewer._id, id: viewer._id, username: 'ada' }]);
     expect(isStale(postKeys.list({ kind: 'liked' }, 'latest'))).toBe(true);
 
     seedList({ kind: 'liked' }, listPosts({ kind: 'home' }));

@@ -63,7 +63,9 @@ function withViewerLike(post: Post, liked: boolean, viewer: Viewer): Post {
     likedByViewer: liked,
     likes: {
       ...post.likes,
-      likedBy: liked ? [...likedBy, { _id: viewer._id, username: viewer.username }] : likedBy,
+      likedBy: liked
+        ? [...likedBy, { _id: viewer._id, id: viewer._id, username: viewer.username }]
+        : likedBy,
     },
   };
 }

@@ -36,7 +36,7 @@ describe('notifications page', () => {
           makeGroup({
             kind: 'comment',
             actors: [boLi],
-            comment: { _id: 'c-1', text: 'Lovely photo!' },
+            comment: { _id: 'c-1', id: 'c-1', text: 'Lovely photo!' },
           }),
           makeGroup({ kind: 'follow', actors: [cyZhang, boLi], post: null }),
           makeGroup({

@@ -4,6 +4,7 @@ import { server } from '../../test/server';
 
 export const adaOkafor: NotificationActor = {
   _id: 'u-ada-o',
+  id: 'u-ada-o',
   username: 'ada_okafor',
   firstName: 'Ada',
   lastName: 'Okafor',
@@ -11,6 +12,7 @@ export const adaOkafor: NotificationActor = {
 };
 export const boLi: NotificationActor = {
   _id: 'u-bo',
+  id: 'u-bo',
   username: 'bo_li',
   firstName: 'Bo',
   lastName: 'Li',
@@ -18,6 +20,7 @@ export const boLi: NotificationActor = {
 };
 export const cyZhang: NotificationActor = {
   _id: 'u-cy',
+  id: 'u-cy',
   username: 'cy',
   firstName: 'Cy',
   lastName: 'Zhang',
@@ -29,8 +32,10 @@ let sequence = 0;
 export function makeGroup(overrides: Partial<NotificationGroup> = {}): NotificationGroup {
   sequence += 1;
   const actors = overrides.actors ?? [adaOkafor];
+  const id = overrides._id ?? `g-${String(sequence)}`;
   return {
-    id: `g-${String(sequence)}`,
+    _id: id,
+    id,
     kind: 'like',
     actors,
     actorCount: actors.length,

@@ -10,6 +10,7 @@ function myPost(overrides: Partial<Post> = {}) {
   return makePost({
     author: {
       _id: me._id,
+      id: me._id,
       username: me.username,
       firstName: me.firstName,
       lastName: me.lastName,

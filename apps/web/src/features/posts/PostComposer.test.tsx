@@ -21,6 +21,7 @@ function mine(content: string, mediaURL: string | null = null) {
     mediaURL,
     author: {
       _id: me._id,
+      id: me._id,
       username: me.username,
       firstName: me.firstName,
       lastName: me.lastName,

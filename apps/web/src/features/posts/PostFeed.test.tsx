@@ -54,7 +54,7 @@ describe('post card', () => {
         makePost({
           likes: {
             likeCount: 2,
-            likedBy: [{ _id: me._id, username: me.username }],
+            likedBy: [{ _id: me._id, id: me._id, username: me.username }],
             dislikedBy: [],
           },
         }),
@@ -158,7 +158,11 @@ describe('likes', () => {
     signInAsMe();
     const post = makePost({
       likedByViewer: true,
-      likes: { likeCount: 3, likedBy: [{ _id: me._id, username: me.username }], dislikedBy: [] },
+      likes: {
+        likeCount: 3,
+        likedBy: [{ _id: me._id, id: me._id, username: me.username }],
+        dislikedBy: [],
+      },
     });
     mockFeeds({ home: [post] });
     let prefer: string | null = null;
@@ -217,7 +221,7 @@ describe('likes', () => {
               likedByViewer: true,
               likes: {
                 likeCount: 1,
-                likedBy: [{ _id: me._id, username: me.username }],
+                likedBy: [{ _id: me._id, id: me._id, username: me.username }],
                 dislikedBy: [],
               },
             },

@@ -16,9 +16,6 @@ import {
 import { apiRequest } from '../../lib/api';
 import type { FeedSource } from './postKeys';
 
-/** Mutations answer only what changed: the app keeps its own lists. */
-export const MINIMAL = { prefer: 'return=minimal' } as const;
-
 function listPath(source: FeedSource): string {
   switch (source.kind) {
     case 'home':
@@ -80,7 +77,6 @@ export function createPost(postData: PostInput, token: string): Promise<PostMuta
     method: 'POST',
     body: { postData },
     token,
-    headers: MINIMAL,
     schema: postMutationResponseSchema,
   });
 }
@@ -94,7 +90,6 @@ export function editPost(
     method: 'POST',
     body: { postData },
     token,
-    headers: MINIMAL,
     schema: postMutationResponseSchema,
   });
 }
@@ -103,7 +98,6 @@ export function deletePost(postId: string, token: string): Promise<PostDeleteRes
   return apiRequest(`/api/posts/${encodeURIComponent(postId)}`, {
     method: 'DELETE',
     token,
-    headers: MINIMAL,
     schema: postDeleteResponseSchema,
   });
 }
@@ -118,7 +112,6 @@ export function likePost(
   return apiRequest(`/api/posts/${action}/${encodeURIComponent(postId)}`, {
     method: 'POST',
     token,
-    headers: MINIMAL,
     schema: postMutationResponseSchema,
   });
 }
@@ -134,7 +127,6 @@ export function bookmarkPost(
   return apiRequest(`/api/users/${verb}/${encodeURIComponent(postId)}`, {
     method: 'POST',
     token,
-    headers: MINIMAL,
     schema: bookmarkMutationResponseSchema,
   });
 }

@@ -6,6 +6,7 @@ import { server } from '../../test/server';
 /** The signed-in member of the post tests. */
 export const me = makeUser({
   _id: 'u-me',
+  id: 'u-me',
   username: 'ada',
   firstName: 'Ada',
   lastName: 'Lovelace',
@@ -13,6 +14,7 @@ export const me = makeUser({
 
 export const grace = {
   _id: 'u-grace',
+  id: 'u-grace',
   username: 'grace_h',
   firstName: 'Grace',
   lastName: 'Hopper',
@@ -24,8 +26,10 @@ let sequence = 0;
 export function makePost(overrides: Partial<Post> = {}): Post {
   sequence += 1;
   const author = overrides.author ?? grace;
+  const id = overrides._id ?? `p-${String(sequence)}`;
   return {
-    _id: `p-${String(sequence)}`,
+    _id: id,
+    id,
     content: `Post number ${String(sequence)}`,
     mediaURL: null,
     username: author.username,
@@ -43,8 +47,10 @@ export function makePost(overrides: Partial<Post> = {}): Post {
 
 export function makeComment(overrides: Partial<Comment> = {}): Comment {
   sequence += 1;
+  const id = overrides._id ?? `c-${String(sequence)}`;
   return {
-    _id: `c-${String(sequence)}`,
+    _id: id,
+    id,
     postId: 'p-0',
     userId: grace._id,
     username: grace.username,

@@ -177,7 +177,7 @@ export function withLike(
       likes: {
         ...post.likes,
         likeCount: post.likes.likeCount + 1,
-        likedBy: [...likedBy, { _id: viewer._id, username: viewer.username }],
+        likedBy: [...likedBy, { _id: viewer._id, id: viewer._id, username: viewer.username }],
       },
     };
   }

@@ -8,6 +8,7 @@ import { server } from '../../test/server';
 
 export const viewer = makeUser({
   _id: 'u-ada',
+  id: 'u-ada',
   username: 'ada',
   firstName: 'Ada',
   lastName: 'Lovelace',
@@ -18,6 +19,7 @@ export const viewer = makeUser({
 
 export const grace = makeUser({
   _id: 'u-grace',
+  id: 'u-grace',
   username: 'grace_h',
   firstName: 'Grace',
   lastName: 'Hopper',
@@ -29,6 +31,7 @@ export const grace = makeUser({
 
 export const alan = makeUser({
   _id: 'u-alan',
+  id: 'u-alan',
   username: 'alan',
   firstName: 'Alan',
   lastName: 'Turing',
@@ -40,6 +43,7 @@ export const alan = makeUser({
 
 export const linus = makeUser({
   _id: 'u-linus',
+  id: 'u-linus',
   username: 'linus',
   firstName: 'Linus',
   lastName: 'Torvalds',
