@@ -10,10 +10,12 @@ export const POST_CONTENT_MAX = 2000;
 export const MEDIA_URL_PATTERN = /^\/media\/[A-Za-z0-9._/-]+$/;
 export const MEDIA_URL_RULE = 'Images must be uploaded to Perch first.';
 
+/** An image this server issued, or none: null, or the empty string that clients send for none. */
 export const mediaUrlSchema = z
   .string({ error: MEDIA_URL_RULE })
   .max(300, MEDIA_URL_RULE)
-  .regex(MEDIA_URL_PATTERN, MEDIA_URL_RULE)
+  .refine((url) => url === '' || MEDIA_URL_PATTERN.test(url), MEDIA_URL_RULE)
+  .transform((url) => (url === '' ? null : url))
   .nullable();
 
 export const POST_EMPTY = 'A post needs some text or an image.';

@@ -114,7 +114,8 @@ describe('POST /api/posts', () => {
   });
 
   it('refuses a post with neither text nor an image', async () => {
-    for (const postData of [{ content: '' }, { content: '  \n\t ', mediaURL: null }, {}]) {
+    const empties = [{ content: '' }, { content: '  \n\t ', mediaURL: null }, { mediaURL: '' }, {}];
+    for (const postData of empties) {
       expectError(await postRequest(t.app, author.token, postData), 400, POST_EMPTY);
     }
   });
@@ -126,6 +127,18 @@ describe('POST /api/posts', () => {
     const { post } = bodyOf(postMutationResponseSchema, response, 201);
     expect(post).toMatchObject({ content: '', mediaURL });
     expect((await fetchPost(t.app, post._id)).mediaURL).toBe(mediaURL);
+  });
+
+  it('takes an empty mediaURL for no image, as clients of the original API send it', async () => {
+    const response = await postRequest(t.app, author.token, {
+      content: 'no picture',
+      mediaURL: '',
+    });
+    expect(bodyOf(postMutationResponseSchema, response, 201).post.mediaURL).toBeNull();
+    const mediaURL = await uploadImage(t.app, author.token);
+    const pictured = await createPost(t.app, author.token, 'picture', mediaURL);
+    const edited = await editPost(author.token, pictured._id, { mediaURL: '' }, MINIMAL);
+    expect(bodyOf(postMutationResponseSchema, edited, 201).post.mediaURL).toBeNull();
   });
 
   it('refuses images that were not uploaded to Perch', async () => {
