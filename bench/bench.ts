@@ -581,13 +581,20 @@ async function main(): Promise<void> {
     if (status >= 200 && status < 300) bump(succeeded, key);
     else if (!failures.has(current)) failures.set(current, `${status} ${body.slice(0, 200)}`);
   };
-  const get = (key: string, pathOf: () => string, withAuth = true): Request => ({
+  /**
+   * How a read is sent: as Perch's web app sends it (token, `Prefer: return=minimal`: no embedded
+   * arrays), as a client of the original API does (the session cookie only: the spec's arrays),
+   * or with the token but no preference (the default answer, arrays included).
+   */
+  type ReadAs = 'app' | 'spec-client' | 'full';
+  const readHeaders = (readAs: ReadAs): Record<string, string> => {
+    const member = nextMember();
+    if (readAs === 'spec-client') return { cookie: `perch_session=${member.token}` };
+    return readAs === 'app' ? auth(member, { prefer: 'return=minimal' }) : auth(member);
+  };
+  const get = (key: string, pathOf: () => string, readAs: ReadAs = 'app'): Request => ({
     method: 'GET',
-    setupRequest: (request) => ({
-      ...request,
-      path: pathOf(),
-      headers: withAuth ? auth(nextMember()) : {},
-    }),
+    setupRequest: (request) => ({ ...request, path: pathOf(), headers: readHeaders(readAs) }),
     onResponse: record(key),
   });
 
@@ -699,6 +706,24 @@ async function main(): Promise<void> {
       what: 'GET /api/users/suggestions',
       write: false,
       requests: () => [get('suggestions', () => '/api/users/suggestions')],
+    },
+    {
+      name: 'posts-spec',
+      what: "GET /api/posts as the spec's client reads it (cookie; comments, likedBy embedded)",
+      write: false,
+      requests: () => [get('posts-spec', () => '/api/posts?sort=latest', 'spec-client')],
+    },
+    {
+      name: 'feed-latest-full',
+      what: 'GET /api/posts/feed?sort=latest with no Prefer (comments embedded)',
+      write: false,
+      requests: () => [get('feed-latest-full', () => '/api/posts/feed?sort=latest', 'full')],
+    },
+    {
+      name: 'profile-spec',
+      what: "GET /api/users/{username} as the spec's client reads it (followers, following)",
+      write: false,
+      requests: () => [get('profile-spec', () => `/api/users/${pickUsername()}`, 'spec-client')],
     },
     {
       name: 'like',
