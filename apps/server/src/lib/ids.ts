@@ -12,8 +12,3 @@ export function newId(at: number = Date.now()): string {
   latest = at;
   return nextUlid(at);
 }
-
-/** A record's id under both names the API answers it by. */
-export function recordIds(id: string): { _id: string; id: string } {
-  return { _id: id, id };
-}

@@ -1,13 +1,13 @@
 import type { Comment } from '@perch/contract';
-import { recordIds } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import type { Viewer } from '../../auth/viewer';
 import type { CommentCardRow } from './comments.repository';
 
 export function toComment(row: CommentCardRow, viewer: Viewer | null): Comment {
-  const me = viewer ? [{ ...recordIds(viewer.id), username: viewer.username }] : [];
+  const me = viewer ? [{ _id: viewer.id, id: viewer.id, username: viewer.username }] : [];
   return {
-    ...recordIds(row.id),
+    _id: row.id,
+    id: row.id,
     postId: row.post_id,
     userId: row.user_id,
     username: row.username,

@@ -10,7 +10,6 @@ import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
 import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
-import { recordIds } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import { toUserStub } from '../users/users.mapper';
 import { notificationsConsumer } from './notifications.handler';
@@ -34,22 +33,25 @@ function toGroups(groups: repo.GroupRow[], actors: repo.ActorRow[]): Notificatio
       (actor) => actor.group_key === group.group_key && actor.unread === group.unread,
     );
     const unread = group.unread === 1;
+    const id = `${group.group_key}:${unread ? 'unread' : 'read'}`;
     return {
-      ...recordIds(`${group.group_key}:${unread ? 'unread' : 'read'}`),
+      _id: id,
+      id,
       kind: group.kind as NotificationKind,
       actors: own.map(toUserStub),
       actorCount: group.actor_count,
       post:
         group.post_id && group.post_content !== null
           ? {
-              ...recordIds(group.post_id),
+              _id: group.post_id,
+              id: group.post_id,
               content: excerpt(group.post_content),
               mediaURL: group.post_media_url,
             }
           : null,
       comment:
         group.comment_id && group.comment_text !== null
-          ? { ...recordIds(group.comment_id), text: excerpt(group.comment_text) }
+          ? { _id: group.comment_id, id: group.comment_id, text: excerpt(group.comment_text) }
           : null,
       latestAt: toIso(group.latest_at),
       read: !unread,

@@ -1,5 +1,4 @@
 import type { Post } from '@perch/contract';
-import { recordIds } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../db/dialect';
 import type { PostCardRow } from './posts.repository';
@@ -7,13 +6,15 @@ import type { PostCardRow } from './posts.repository';
 export function toPost(row: PostCardRow, viewer: { id: string; username: string } | null): Post {
   const liked = viewer !== null && sqlBoolean(row.liked);
   return {
-    ...recordIds(row.id),
+    _id: row.id,
+    id: row.id,
     content: row.content,
     mediaURL: row.media_url,
     username: row.username,
     userId: row.user_id,
     author: {
-      ...recordIds(row.user_id),
+      _id: row.user_id,
+      id: row.user_id,
       username: row.username,
       firstName: row.first_name,
       lastName: row.last_name,
@@ -23,7 +24,7 @@ export function toPost(row: PostCardRow, viewer: { id: string; username: string 
     updatedAt: toIso(row.updated_at),
     likes: {
       likeCount: row.like_count,
-      likedBy: liked ? [{ ...recordIds(viewer.id), username: viewer.username }] : [],
+      likedBy: liked ? [{ _id: viewer.id, id: viewer.id, username: viewer.username }] : [],
       dislikedBy: [],
     },
     commentCount: row.comment_count,

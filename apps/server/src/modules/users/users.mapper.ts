@@ -1,6 +1,5 @@
 import type { User, UserStub } from '@perch/contract';
 import type { UserRow } from '../../db/schema';
-import { recordIds } from '../../lib/ids';
 import { toIso } from '../../lib/time';
 
 /** The wire shape of a member; the email is shown only to its owner, the password hash never. */
@@ -9,7 +8,8 @@ export function toUser(
   options: { includeEmail?: boolean; followedByViewer?: boolean } = {},
 ): User {
   const user: User = {
-    ...recordIds(row.id),
+    _id: row.id,
+    id: row.id,
     username: row.username,
     firstName: row.first_name,
     lastName: row.last_name,
@@ -35,7 +35,8 @@ export function toUserStub(row: {
   avatar_url: string | null;
 }): UserStub {
   return {
-    ...recordIds(row.id),
+    _id: row.id,
+    id: row.id,
     username: row.username,
     firstName: row.first_name,
     lastName: row.last_name,
