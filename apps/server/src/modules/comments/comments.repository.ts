@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -72,11 +72,32 @@ export function listCommentCards(
 }
 
 /**
- * The first `perPost` comments of each post, oldest first: one statement, one limited index range
- * per post (a UNION ALL of per-post queries), so a post with thousands of comments costs no more
- * than one with `perPost`. Rows come grouped by post in `postIds` order.
+ * The first `perPost` comments of each post, oldest first, ranked in one pass over all of the
+ * posts' comments: cheap for posts with few comments (it reads every one of them).
  */
-export async function listFirstCommentCardsOfPosts(
+export function listFirstCommentCardsByRank(
+  db: Db,
+  query: { postIds: readonly string[]; viewerId: string | null; perPost: number },
+): Promise<CommentCardRow[]> {
+  const ranked = commentCards(db, query.viewerId)
+    .select(
+      sql<number>`row_number() over (partition by c.post_id order by c.created_at, c.id)`.as(
+        'rank',
+      ),
+    )
+    .where('c.post_id', 'in', query.postIds);
+  return db
+    .selectFrom(ranked.as('ranked'))
+    .selectAll()
+    .where('rank', '<=', query.perPost)
+    .execute();
+}
+
+/**
+ * The same, as one limited index range per post (a UNION ALL of per-post queries): for posts with
+ * many comments, which cost no more than posts with `perPost`.
+ */
+export async function listFirstCommentCardsByPost(
   db: Db,
   query: { postIds: readonly string[]; viewerId: string | null; perPost: number },
 ): Promise<CommentCardRow[]> {

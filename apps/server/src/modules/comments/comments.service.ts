@@ -20,6 +20,12 @@ import * as repo from './comments.repository';
 type Db = Kysely<Database>;
 export type VoteDirection = 'up' | 'down';
 
+/**
+ * Posts with at most this many comments have their first ones read by ranking all of them in one
+ * pass; posts with more, by one limited index range each (see the repository).
+ */
+const FEW_COMMENTS = 5 * EMBEDDED_COMMENTS_MAX;
+
 export interface CommentsServiceDeps {
   db: Db;
   transact: Transact;
@@ -65,16 +71,24 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
   return {
     list,
 
-    /** Each post's first comments, oldest first, as posts embed them (`comments`). */
+    /**
+     * Each post's first comments, oldest first, as posts embed them (`comments`): at most two
+     * queries for a whole page, however many comments its posts have.
+     */
     async firstCommentsOf(
-      postIds: readonly string[],
+      posts: readonly { id: string; commentCount: number }[],
       viewer: Viewer | null,
     ): Promise<Map<string, Comment[]>> {
-      const rows = await repo.listFirstCommentCardsOfPosts(db, {
-        postIds,
-        viewerId: viewer?.id ?? null,
-        perPost: EMBEDDED_COMMENTS_MAX,
-      });
+      const query = { viewerId: viewer?.id ?? null, perPost: EMBEDDED_COMMENTS_MAX };
+      const idsWhere = (test: (count: number) => boolean) =>
+        posts.filter((post) => test(post.commentCount)).map((post) => post.id);
+      const few = idsWhere((count) => count > 0 && count <= FEW_COMMENTS);
+      const many = idsWhere((count) => count > FEW_COMMENTS);
+      const [ranked, limited] = await Promise.all([
+        few.length > 0 ? repo.listFirstCommentCardsByRank(db, { ...query, postIds: few }) : [],
+        many.length > 0 ? repo.listFirstCommentCardsByPost(db, { ...query, postIds: many }) : [],
+      ]);
+      const rows = [...ranked, ...limited];
       rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
       const byPost = new Map<string, Comment[]>();
       for (const row of rows) {

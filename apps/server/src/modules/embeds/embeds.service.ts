@@ -32,11 +32,16 @@ export interface EmbedsServiceDeps {
  */
 export function createEmbedsService({ comments, users, bookmarks }: EmbedsServiceDeps) {
   async function withComments(posts: Post[], reader: Reader): Promise<(post: Post) => Post> {
-    const commented = [...new Set(posts.filter((p) => p.commentCount > 0).map((p) => p._id))];
+    const commented = new Map(
+      posts.filter((p) => p.commentCount > 0).map((p) => [p._id, p.commentCount]),
+    );
     const firstComments =
-      commented.length === 0
+      commented.size === 0
         ? new Map<string, Comment[]>()
-        : await comments.firstCommentsOf(commented, reader.viewer);
+        : await comments.firstCommentsOf(
+            [...commented].map(([id, commentCount]) => ({ id, commentCount })),
+            reader.viewer,
+          );
     return (post) => ({ ...post, comments: firstComments.get(post._id) ?? [] });
   }
 
