@@ -26,7 +26,7 @@ import { createDiskMediaStore } from './modules/media/media.store';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { postsRoutes } from './modules/posts/posts.routes';
 import { usersRoutes } from './modules/users/users.routes';
-import { errorHandler } from './plugins/error-handler';
+import { answerClientError, answerFrameworkError, errorHandler } from './plugins/error-handler';
 import { inputGuard } from './plugins/input-guard';
 import { webPlugin } from './plugins/web';
 import { createServices, type Services } from './services';
@@ -77,6 +77,11 @@ export async function buildApp(
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    // Ids longer than any Perch issues are refused by the routes' own params schemas (400); past
+    // this the router answers 414 before any route runs.
+    maxParamLength: 500,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -108,6 +113,8 @@ export async function buildApp(
     },
     strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
+    // As CSP's frame-ancestors 'none' says: no page may frame Perch, not even its own.
+    frameguard: { action: 'deny' },
   });
   await app.register(rateLimit, { global: false, ...infra.rateLimit });
   await app.register(authPlugin, { config });
@@ -129,6 +136,10 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
+      // API answers are personal (token or session cookie) and change with every write.
+      api.addHook('onSend', async (_request, reply) => {
+        if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+      });
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(usersRoutes, { prefix: '/users' });

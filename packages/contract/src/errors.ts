@@ -33,5 +33,8 @@ export const ErrorMessages = {
   commentNotFound: 'Comment not found.',
   commentNotOnPost: 'Comment not found on this post.',
   routeNotFound: 'Not found',
+  badUrl: 'The address is not valid.',
+  urlTooLong: 'The address is too long.',
+  badRequest: 'The request could not be read.',
   internal: 'Internal server error',
 } as const;

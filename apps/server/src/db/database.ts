@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
@@ -32,8 +32,21 @@ export function targetFromConfig(config: {
     : { kind: 'sqlite', filename: path.join(config.dataDir, 'perch.db') };
 }
 
+/**
+ * The database holds password hashes and emails: only its owner may read it. SQLite gives the
+ * -wal and -shm files the main file's permissions, so creating that one 0600 covers all three;
+ * files of an older instance are narrowed too.
+ */
+function createPrivately(filename: string): void {
+  mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
+  if (!existsSync(filename)) closeSync(openSync(filename, 'a', 0o600));
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+}
+
 export function openSqlite(filename: string): SqliteDatabase.Database {
-  if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
+  if (filename !== ':memory:') createPrivately(filename);
   const sqlite = new SqliteDatabase(filename);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

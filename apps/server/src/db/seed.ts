@@ -19,17 +19,18 @@ interface SeedOptions {
 
 function writeDemoMedia(mediaDir: string): void {
   const dir = path.join(mediaDir, 'demo');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const member of featuredMembers) {
     if (!member.avatar) continue;
     const initials = `${member.firstName[0] ?? ''}${member.lastName[0] ?? ''}`;
     writeFileSync(
       path.join(dir, `avatar-${member.username}.svg`),
       avatarSvg(initials, member.avatar),
+      { mode: 0o600 },
     );
   }
   for (const [name, svg] of Object.entries(sceneSvgs)) {
-    writeFileSync(path.join(dir, `${name}.svg`), svg);
+    writeFileSync(path.join(dir, `${name}.svg`), svg, { mode: 0o600 });
   }
 }
 

@@ -1,6 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const KEY_LENGTH = 32;
+/** Every hash this module makes begins so; anything else (a demo member's '!') matches nothing. */
+export const SCRYPT_PREFIX = 'scrypt$';
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 

@@ -1,5 +1,6 @@
 import { ErrorMessages } from '@perch/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors';
@@ -16,6 +17,41 @@ function describeValidation(
     const field = instancePath.replace(/^\//, '').replaceAll('/', '.');
     return `${field || (part ?? 'request')}: ${message}`;
   });
+}
+
+/**
+ * Errors the router meets before any route or hook runs (Fastify's `frameworkErrors`): an address
+ * that does not decode, a path segment longer than any id. Same shape as every other error.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: unknown,
+  reply: FastifyReply,
+): void {
+  const [status, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [414, ErrorMessages.urlTooLong]
+      : error.code === 'FST_ERR_BAD_URL'
+        ? [400, ErrorMessages.badUrl]
+        : [error.statusCode ?? 400, ErrorMessages.badRequest];
+  void reply.status(status).send({ errors: [message] });
+}
+
+/**
+ * Requests Node's HTTP parser refuses (malformed request lines or headers, headers too large):
+ * answered in the same shape, then the connection closes, as it cannot be read any further.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const [status, reason] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large']
+      : [400, 'Bad Request'];
+  const body = JSON.stringify({ errors: [ErrorMessages.badRequest] });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** One place turns every failure into a status and an {errors: [...]} body. */

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { ErrorMessages, type LoginBody, type User } from '@perch/contract';
 import type { Viewer } from '../../auth/viewer';
 import { isUniqueViolation } from '../../db/dialect';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { hashPassword, verifyPassword } from '../../lib/password';
+import { SCRYPT_PREFIX, hashPassword, verifyPassword } from '../../lib/password';
 import { toUser } from '../users/users.mapper';
 import type { UsersService } from '../users/users.service';
 
@@ -15,20 +16,37 @@ export interface SignupInput {
   password: string;
 }
 
+export interface PasswordHasher {
+  hash: (password: string, cost: number) => Promise<string>;
+  verify: (password: string, stored: string) => Promise<boolean>;
+}
+
 export interface AuthDeps {
   users: Pick<UsersService, 'recordById' | 'recordByUsername' | 'register'>;
   passwordHashCost: number;
   signToken: (viewer: Viewer) => string;
+  passwords?: PasswordHasher;
 }
 
-export function createAuthService({ users, passwordHashCost, signToken }: AuthDeps) {
+export function createAuthService({
+  users,
+  passwordHashCost,
+  signToken,
+  passwords = { hash: hashPassword, verify: verifyPassword },
+}: AuthDeps) {
+  // Made once, of a random password: checking against it costs what checking a member's hash does,
+  // so a login for a name no one has (or for a member who cannot sign in) takes as long as any.
+  let dummyHash: Promise<string> | undefined;
+  const dummy = () =>
+    (dummyHash ??= passwords.hash(randomBytes(16).toString('hex'), passwordHashCost));
+
   return {
     async signup(input: SignupInput): Promise<{ encodedToken: string; createdUser: User }> {
       if (await users.recordByUsername(input.username)) {
         throw unprocessable(ErrorMessages.usernameTaken);
       }
       const now = Date.now();
-      const passwordHash = await hashPassword(input.password, passwordHashCost);
+      const passwordHash = await passwords.hash(input.password, passwordHashCost);
       try {
         const row = await users.register({
           id: newId(now),
@@ -57,8 +75,10 @@ export function createAuthService({ users, passwordHashCost, signToken }: AuthDe
       password,
     }: LoginBody): Promise<{ encodedToken: string; foundUser: User }> {
       const row = await users.recordByUsername(username);
+      const stored = row?.password_hash.startsWith(SCRYPT_PREFIX) ? row.password_hash : undefined;
+      const matches = await passwords.verify(password, stored ?? (await dummy()));
       if (!row) throw notFound(ErrorMessages.notRegistered);
-      if (!(await verifyPassword(password, row.password_hash))) {
+      if (stored === undefined || !matches) {
         throw new AppError(401, ErrorMessages.invalidCredentials);
       }
       return {

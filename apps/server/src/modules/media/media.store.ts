@@ -55,11 +55,12 @@ export class DiskMediaStore implements MediaStore {
     // Written beside the media (same file system, so the rename is atomic) in a hidden folder
     // that the static file server does not serve.
     const tempDir = path.join(this.root, TEMP_DIR);
-    await mkdir(tempDir, { recursive: true });
-    await mkdir(path.dirname(target), { recursive: true });
+    await mkdir(tempDir, { recursive: true, mode: 0o700 });
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     const temp = path.join(tempDir, `${randomBytes(12).toString('hex')}.part`);
     try {
-      const file = await open(temp, 'wx', 0o644);
+      // Only the server reads media files (it serves them); no other account on the machine may.
+      const file = await open(temp, 'wx', 0o600);
       try {
         await file.writeFile(data);
         await file.sync();
