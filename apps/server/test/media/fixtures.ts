@@ -126,6 +126,33 @@ export function pngHeaderOnly(width: number, height: number): Buffer {
   ]);
 }
 
+/** A JPEG whose frame header claims width × height, with no image data after it. */
+export function jpegHeaderOnly(width: number, height: number): Buffer {
+  const be16 = (n: number) => [n >> 8, n & 0xff];
+  return Buffer.from([
+    ...[0xff, 0xd8], // start of image
+    ...[0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 1, 1, 0, 0, 1, 0, 1, 0, 0], // JFIF
+    ...[0xff, 0xc0, 0x00, 0x11, 8, ...be16(height), ...be16(width), 3], // baseline frame
+    ...[1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1], // three components
+    ...[0xff, 0xd9], // end of image
+  ]);
+}
+
+/** A WebP whose extended header (VP8X) claims a width × height canvas, and nothing more. */
+export function webpHeaderOnly(width: number, height: number): Buffer {
+  const le24 = (n: number) => [n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff];
+  const chunk = Buffer.from([
+    ...Buffer.from('VP8X'),
+    ...[10, 0, 0, 0],
+    ...[0, 0, 0, 0],
+    ...le24(width - 1),
+    ...le24(height - 1),
+  ]);
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(4 + chunk.length, 0);
+  return Buffer.concat([Buffer.from('RIFF'), size, Buffer.from('WEBP'), chunk]);
+}
+
 export function tiff(): Promise<Buffer> {
   return noise(64, 64).tiff().toBuffer();
 }

@@ -17,6 +17,7 @@ import {
   filePart,
   filesUnder,
   hugeBlankPng,
+  jpegHeaderOnly,
   jpegWithGps,
   multipart,
   noise,
@@ -31,6 +32,7 @@ import {
   tiff,
   transparentPng,
   webp,
+  webpHeaderOnly,
   type Part,
 } from './fixtures';
 import { createMediaTestApp, errorsOf, upload, uploaded, type MediaTestApp } from './media-app';
@@ -292,6 +294,20 @@ describe('POST /api/media refusals', () => {
     const response = await refused([filePart(pngHeaderOnly(7000, 7000), 'x.png', 'image/png')]);
     expect(response.statusCode).toBe(413);
     expect(errorsOf(response)).toEqual([MediaMessages.tooManyPixels]);
+  });
+
+  it('answers 413 for headers past what any decoder reads, in every format', async () => {
+    const bombs = [
+      filePart(pngHeaderOnly(60_000, 60_000), 'bomb.png', 'image/png'),
+      filePart(jpegHeaderOnly(60_000, 60_000), 'bomb.jpg', 'image/jpeg'),
+      filePart(webpHeaderOnly(60_000, 60_000), 'bomb.webp', 'image/webp'),
+      filePart(sparseGif(65_535, 65_535, 1), 'bomb.gif', 'image/gif'),
+    ];
+    for (const bomb of bombs) {
+      const response = await refused([bomb]);
+      expect(response.statusCode, response.body).toBe(413);
+      expect(errorsOf(response)).toEqual([MediaMessages.tooManyPixels]);
+    }
   });
 
   it('answers 413 for animations with too many pixels over all their frames', async () => {

@@ -8,6 +8,7 @@ import {
   MediaMessages,
   type MediaPurpose,
 } from '@perch/contract';
+import { imageSize } from 'image-size';
 import sharp, { type Sharp } from 'sharp';
 import { AppError, badRequest } from '../../lib/errors';
 
@@ -79,6 +80,19 @@ function endsWithGifTrailer(data: Buffer): boolean {
   return data[end] === 0x3b;
 }
 
+/**
+ * The size the header claims, read without any decoder (image-size parses headers only): the
+ * decoders have limits of their own and would call a 60000 × 60000 header unreadable.
+ */
+function claimedPixels(input: Buffer): number | null {
+  try {
+    const { width, height } = imageSize(input);
+    return width * height;
+  } catch {
+    return null;
+  }
+}
+
 function isPixelLimitError(error: unknown): boolean {
   return error instanceof Error && /pixel limit/i.test(error.message);
 }
@@ -96,6 +110,10 @@ export async function processImage(input: Buffer, purpose: MediaPurpose): Promis
   if (!kind) throw unsupported();
   // The GIF decoder shows as many frames as arrived; a cut-off GIF lacks its closing byte.
   if (kind === 'gif' && !endsWithGifTrailer(input)) throw unreadable();
+  const claimed = claimedPixels(input);
+  if (claimed !== null && claimed > MEDIA_MAX_PIXELS) {
+    throw new AppError(413, MediaMessages.tooManyPixels);
+  }
 
   let header: sharp.Metadata;
   try {
