@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Viewer } from './auth/viewer';
+import type { SessionViewer } from './auth/viewer';
 import type { AppConfig } from './config';
 import type { Database } from './db/schema';
 import { createEventStreams } from './events/event-stream';
@@ -18,6 +18,7 @@ import { createMediaService } from './modules/media/media.service';
 import type { MediaStore } from './modules/media/media.store';
 import { createNotificationsService } from './modules/notifications/notifications.service';
 import { createPostsService } from './modules/posts/posts.service';
+import { createSessionsService } from './modules/sessions/sessions.service';
 import { createUsersService } from './modules/users/users.service';
 
 const HOUR = 60 * 60 * 1000;
@@ -30,7 +31,7 @@ export interface ServicesDeps {
   log: FastifyBaseLogger;
   infra: Infrastructure;
   mediaStore: MediaStore;
-  signToken: (viewer: Viewer) => string;
+  signToken: (viewer: SessionViewer) => string;
 }
 
 /**
@@ -48,7 +49,17 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
   const comments = createCommentsService({ db, transact, posts });
   const bookmarks = createBookmarksService({ db, transact, posts });
   const embeds = createEmbedsService({ comments, users, bookmarks });
-  const auth = createAuthService({ users, passwordHashCost: config.passwordHashCost, signToken });
+  const sessions = createSessionsService({
+    db,
+    transact,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+  });
+  const auth = createAuthService({
+    users,
+    sessions,
+    passwordHashCost: config.passwordHashCost,
+    signToken,
+  });
   const notifications = createNotificationsService({ db, transact });
 
   const relay = createRelay({
@@ -63,6 +74,11 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
     log,
   });
   relay.listen(hub.deliver);
+  relay.listen((events) => {
+    for (const event of events) {
+      if (event.type === 'sessions.revoked') sessions.forget(event.payload.sessionIds);
+    }
+  });
   const streams = createEventStreams({
     db,
     hub,
@@ -73,6 +89,7 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
 
   const scheduler = createScheduler({ lock: infra.jobLock, log });
   const jobs = {
+    pruneSessions: () => sessions.pruneExpired(),
     pruneOutbox: () =>
       db.transaction().execute((trx) => deleteEventsBefore(trx, Date.now() - OUTBOX_RETENTION_MS)),
     sweepMedia: () => media.sweep(),
@@ -80,6 +97,7 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
 
   return {
     auth,
+    sessions,
     users,
     posts,
     comments,
@@ -97,6 +115,7 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
     async start(): Promise<void> {
       await relay.start();
       scheduler.every('outbox-prune', HOUR, jobs.pruneOutbox, { firstDelayMs: 60_000 });
+      scheduler.every('sessions-prune', HOUR, jobs.pruneSessions, { firstDelayMs: 90_000 });
       if (config.mediaSweepIntervalMinutes > 0) {
         scheduler.every('media-sweep', config.mediaSweepIntervalMinutes * 60_000, jobs.sweepMedia, {
           firstDelayMs: 60_000,

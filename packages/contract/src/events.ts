@@ -46,6 +46,8 @@ export const domainEventSchemas = {
   'bookmark.removed': z.object({ userId: id, postId: id }),
   /** previousAvatarURL: the picture the edit replaced or removed, if any. */
   'profile.edited': z.object({ userId: id, previousAvatarURL: z.string().nullable() }),
+  /** Sessions ended before their time (logout, log out everywhere): their tokens are refused. */
+  'sessions.revoked': z.object({ userId: id, sessionIds: z.array(id) }),
   /** The member's notifications changed (one arrived, was removed or was read). */
   'notifications.changed': z.object({ userId: id, unreadCount: z.number() }),
 } as const;
@@ -80,6 +82,7 @@ export function audienceOf(event: DomainEvent): EventAudience {
     case 'bookmark.added':
     case 'bookmark.removed':
     case 'notifications.changed':
+    case 'sessions.revoked':
       return { kind: 'owner', userId: event.payload.userId };
     default:
       return { kind: 'public' };

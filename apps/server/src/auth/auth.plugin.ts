@@ -8,10 +8,12 @@ import fp from 'fastify-plugin';
 import { ErrorMessages } from '@perch/contract';
 import type { AppConfig } from '../config';
 import { notFound, unauthorized } from '../lib/errors';
-import type { Viewer } from './viewer';
+import type { SessionViewer, Viewer } from './viewer';
 
 interface TokenPayload {
   username: string;
+  /** The session the token belongs to (see modules/sessions). */
+  sid: string;
 }
 
 declare module '@fastify/jwt' {
@@ -35,7 +37,10 @@ declare module 'fastify' {
      * header, or else from the session cookie.
      */
     authenticateSession: (request: FastifyRequest) => Promise<void>;
-    signToken: (viewer: Viewer) => string;
+    /** A token for a session just opened; it expires when the session does. */
+    signToken: (viewer: SessionViewer) => string;
+    /** Who a token speaks for; throws the 401/404 the API answers for a bad or ended one. */
+    verifyToken: (token: string) => Promise<Viewer>;
   }
   interface FastifyRequest {
     viewer: Viewer | null;
@@ -96,25 +101,31 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
   await app.register(fastifyJwt, {
     secret: resolveJwtSecret(config),
     sign: { algorithm: 'HS256', expiresIn: config.tokenTtlSeconds },
-    verify: { algorithms: ['HS256'] },
+    // A token without an expiry would be good for ever: none is accepted.
+    verify: { algorithms: ['HS256'], requiredClaims: ['exp', 'sub', 'sid'] },
   });
 
   app.decorateRequest('viewer', null);
 
   async function verify(token: string): Promise<Viewer> {
-    let payload: { sub?: unknown; username?: unknown };
+    let payload: { sub?: unknown; sid?: unknown; exp?: unknown };
     try {
       payload = app.jwt.verify(token);
     } catch {
       throw unauthorized(ErrorMessages.invalidToken);
     }
-    if (typeof payload.sub !== 'string' || typeof payload.username !== 'string') {
+    const { sub, sid, exp } = payload;
+    if (typeof sub !== 'string' || typeof sid !== 'string' || typeof exp !== 'number') {
       throw unauthorized(ErrorMessages.invalidToken);
     }
-    // The member may have gone since the token was made. (app.services is there by the first request.)
-    const viewer = await app.services.users.viewerById(payload.sub);
-    if (!viewer) throw notFound(ErrorMessages.notRegistered);
-    return viewer;
+    // (app.services is there by the first request.)
+    const check = await app.services.sessions.check(sid, sub);
+    if ('viewer' in check) return check.viewer;
+    // A session with no row: its member is gone (sessions go with them), or it never existed.
+    if (check.ended === 'unknown' && !(await app.services.users.viewerById(sub))) {
+      throw notFound(ErrorMessages.notRegistered);
+    }
+    throw unauthorized(ErrorMessages.invalidToken);
   }
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
@@ -133,7 +144,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
   app.decorate('authenticateSession', async (request: FastifyRequest) => {
     request.viewer = await verify(extractToken(request) ?? request.cookies[SESSION_COOKIE] ?? '');
   });
-  app.decorate('signToken', (viewer: Viewer) =>
-    app.jwt.sign({ username: viewer.username }, { sub: viewer.id }),
+  app.decorate('signToken', (viewer: SessionViewer) =>
+    app.jwt.sign({ username: viewer.username, sid: viewer.sessionId }, { sub: viewer.id }),
   );
+  app.decorate('verifyToken', verify);
 });

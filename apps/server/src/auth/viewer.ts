@@ -6,7 +6,12 @@ import { unauthorized } from '../lib/errors';
 export interface Viewer {
   id: string;
   username: string;
+  /** The session the token belongs to (absent for viewers made without a sign-in, in tests). */
+  sessionId?: string;
 }
+
+/** A viewer right after signing in: the session is known. */
+export type SessionViewer = Viewer & { sessionId: string };
 
 /** The member a preHandler put on the request; calling it on an open route is a programming error. */
 export function viewerOf(request: FastifyRequest): Viewer {

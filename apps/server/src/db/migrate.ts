@@ -5,6 +5,7 @@ import * as media from './migrations/0003_media';
 import * as feedIndexes from './migrations/0004_feed_indexes';
 import * as jobLeases from './migrations/0005_job_leases';
 import * as events from './migrations/0006_events';
+import * as sessions from './migrations/0007_sessions';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004_feed_indexes': feedIndexes,
   '0005_job_leases': jobLeases,
   '0006_events': events,
+  '0007_sessions': sessions,
 };
 
 const provider: MigrationProvider = {

@@ -115,6 +115,17 @@ export interface JobLeasesTable {
   expires_at: number;
 }
 
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  /** As the browser named itself at sign-in, cut to a few hundred characters. */
+  user_agent: Generated<string>;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -128,6 +139,7 @@ export interface Database {
   event_consumers: EventConsumersTable;
   notifications: NotificationsTable;
   job_leases: JobLeasesTable;
+  sessions: SessionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

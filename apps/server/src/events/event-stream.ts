@@ -55,6 +55,7 @@ export function createEventStreams({ db, hub, relay, unreadCount, replayLimit }:
       };
       const remove = hub.add({
         viewerId: viewer.id,
+        sessionId: viewer.sessionId,
         send: (event) => {
           if (held) held.push(event);
           else send(event);

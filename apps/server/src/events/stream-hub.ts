@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 /** One open event stream of one member. */
 export interface StreamClient {
   viewerId: string;
+  /** The session the stream was opened with: it ends when the session is revoked. */
+  sessionId?: string;
   send: (event: PublishedEvent) => void;
   /** Closes the stream (the client reconnects and replays); `reason` is logged. */
   close: (reason: string) => void;
@@ -39,6 +41,13 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
   // Deliveries run one batch after another so every stream sees events in id order.
   let queue: Promise<void> = Promise.resolve();
 
+  const closeSessions = (sessionIds: readonly string[], reason: string) => {
+    const ended = new Set(sessionIds);
+    for (const client of [...all]) {
+      if (client.sessionId !== undefined && ended.has(client.sessionId)) client.close(reason);
+    }
+  };
+
   const sendTo = (viewerId: string, event: PublishedEvent) => {
     for (const client of byViewer.get(viewerId) ?? []) client.send(event);
   };
@@ -49,6 +58,8 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
       for (const client of all) client.send(event);
     } else if (audience.kind === 'owner') {
       sendTo(audience.userId, event);
+      // Told first, then cut off: a stream must not outlive the session that opened it.
+      if (event.type === 'sessions.revoked') closeSessions(event.payload.sessionIds, 'revoked');
     } else {
       const candidates = [...byViewer.keys()].filter((id) => id !== audience.authorId);
       const followers =

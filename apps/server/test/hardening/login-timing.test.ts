@@ -23,6 +23,10 @@ function authWith(rows: UserRow[]) {
       recordById: (id) => Promise.resolve(rows.find((r) => r.id === id)),
       register: () => Promise.reject(new Error('not in this test')),
     },
+    sessions: {
+      open: () => Promise.resolve({ id: 'session', expiresAt: Date.now() + 60_000 }),
+      revoke: () => Promise.resolve([]),
+    },
     passwordHashCost: 1024,
     signToken: () => 'token',
     passwords,
@@ -46,24 +50,28 @@ const row = (username: string, passwordHash: string): UserRow => ({
   updated_at: 0,
 });
 
+const context = { userAgent: 'test' };
+
 describe('login timing', () => {
   it('checks a password hash for unknown names and members who cannot sign in', async () => {
     const real = await hashPassword('right password', 1024);
     const { auth, checked } = authWith([row('member', real), row('demo', '!')]);
 
-    await expect(auth.login({ username: 'nobody', password: 'x' })).rejects.toMatchObject({
+    await expect(auth.login({ username: 'nobody', password: 'x' }, context)).rejects.toMatchObject({
       statusCode: 404,
     });
-    await expect(auth.login({ username: 'demo', password: 'x' })).rejects.toMatchObject({
+    await expect(auth.login({ username: 'demo', password: 'x' }, context)).rejects.toMatchObject({
       statusCode: 401,
     });
-    await expect(auth.login({ username: 'member', password: 'wrong' })).rejects.toMatchObject({
+    await expect(
+      auth.login({ username: 'member', password: 'wrong' }, context),
+    ).rejects.toMatchObject({
       statusCode: 401,
     });
-    const answer: { foundUser: User } = await auth.login({
-      username: 'member',
-      password: 'right password',
-    });
+    const answer: { foundUser: User } = await auth.login(
+      { username: 'member', password: 'right password' },
+      context,
+    );
     expect(answer.foundUser.username).toBe('member');
 
     expect(checked).toHaveLength(4);

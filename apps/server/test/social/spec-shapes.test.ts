@@ -116,8 +116,9 @@ describe('the session cookie on open reads', () => {
   });
 
   it('ignores a bad or expired cookie on reads, but refuses a bad token in the header', async () => {
+    const { sid } = t.app.jwt.decode<{ sid: string }>(viewer.token) ?? { sid: '' };
     const expired = t.app.jwt.sign(
-      { username: viewer.user.username },
+      { username: viewer.user.username, sid },
       { sub: viewer.user._id, expiresIn: -10 },
     );
     for (const value of ['garbage', expired]) {

@@ -1,8 +1,18 @@
 import { loginBodySchema, signupBodySchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clearSessionCookie, extractToken, setSessionCookie } from '../../auth/auth.plugin';
+import type { FastifyRequest } from 'fastify';
+import {
+  SESSION_COOKIE,
+  clearSessionCookie,
+  extractToken,
+  setSessionCookie,
+} from '../../auth/auth.plugin';
 import { viewerOf } from '../../auth/viewer';
 import { readerOf } from '../../lib/prefer';
+
+const signInContext = (request: FastifyRequest) => ({
+  userAgent: request.headers['user-agent'] ?? '',
+});
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { auth, embeds } = app.services;
@@ -15,7 +25,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/signup',
     { schema: { body: signupBodySchema }, config: { rateLimit } },
     async (request, reply) => {
-      const { encodedToken, createdUser } = await auth.signup(request.body);
+      const { encodedToken, createdUser } = await auth.signup(request.body, signInContext(request));
       setSessionCookie(reply, encodedToken, ttl);
       return reply
         .status(201)
@@ -26,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/login',
     { schema: { body: loginBodySchema }, config: { rateLimit } },
     async (request, reply) => {
-      const { encodedToken, foundUser } = await auth.login(request.body);
+      const { encodedToken, foundUser } = await auth.login(request.body, signInContext(request));
       setSessionCookie(reply, encodedToken, ttl);
       return { encodedToken, foundUser: await embeds.own(foundUser, readerOf(request)) };
     },
@@ -40,7 +50,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     setSessionCookie(reply, extractToken(request) ?? '', ttl);
     return reply.status(204).send();
   });
-  app.post('/logout', async (_request, reply) => {
+  /** Ends the session of the token in the header, or else of the cookie, and clears the cookie. */
+  app.post('/logout', async (request, reply) => {
+    const token = extractToken(request) ?? request.cookies[SESSION_COOKIE];
+    const viewer = token ? await app.verifyToken(token).catch(() => null) : null;
+    if (viewer) await auth.logout(viewer);
+    clearSessionCookie(reply);
+    return reply.status(204).send();
+  });
+  /** Ends every session of the member, on every device (this one included). */
+  app.post('/logout-all', { preHandler: app.authenticate }, async (request, reply) => {
+    await auth.logoutEverywhere(viewerOf(request));
     clearSessionCookie(reply);
     return reply.status(204).send();
   });

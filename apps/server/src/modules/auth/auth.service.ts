@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorMessages, type LoginBody, type User } from '@perch/contract';
-import type { Viewer } from '../../auth/viewer';
+import type { SessionViewer, Viewer } from '../../auth/viewer';
+import type { UserRow } from '../../db/schema';
+import type { SessionsService } from '../sessions/sessions.service';
 import { isUniqueViolation } from '../../db/dialect';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -23,13 +25,20 @@ export interface PasswordHasher {
 
 export interface AuthDeps {
   users: Pick<UsersService, 'recordById' | 'recordByUsername' | 'register'>;
+  sessions: Pick<SessionsService, 'open' | 'revoke'>;
   passwordHashCost: number;
-  signToken: (viewer: Viewer) => string;
+  signToken: (viewer: SessionViewer) => string;
   passwords?: PasswordHasher;
+}
+
+/** Where a sign-in comes from, kept with its session. */
+export interface SignInContext {
+  userAgent: string;
 }
 
 export function createAuthService({
   users,
+  sessions,
   passwordHashCost,
   signToken,
   passwords = { hash: hashPassword, verify: verifyPassword },
@@ -40,8 +49,17 @@ export function createAuthService({
   const dummy = () =>
     (dummyHash ??= passwords.hash(randomBytes(16).toString('hex'), passwordHashCost));
 
+  /** A token for a new session of the member. */
+  async function openSession(row: UserRow, context: SignInContext): Promise<string> {
+    const session = await sessions.open(row.id, context.userAgent);
+    return signToken({ id: row.id, username: row.username, sessionId: session.id });
+  }
+
   return {
-    async signup(input: SignupInput): Promise<{ encodedToken: string; createdUser: User }> {
+    async signup(
+      input: SignupInput,
+      context: SignInContext,
+    ): Promise<{ encodedToken: string; createdUser: User }> {
       if (await users.recordByUsername(input.username)) {
         throw unprocessable(ErrorMessages.usernameTaken);
       }
@@ -60,7 +78,7 @@ export function createAuthService({
           updated_at: now,
         });
         return {
-          encodedToken: signToken({ id: row.id, username: row.username }),
+          encodedToken: await openSession(row, context),
           createdUser: toUser(row, { includeEmail: true }),
         };
       } catch (error) {
@@ -70,10 +88,10 @@ export function createAuthService({
       }
     },
 
-    async login({
-      username,
-      password,
-    }: LoginBody): Promise<{ encodedToken: string; foundUser: User }> {
+    async login(
+      { username, password }: LoginBody,
+      context: SignInContext,
+    ): Promise<{ encodedToken: string; foundUser: User }> {
       const row = await users.recordByUsername(username);
       const stored = row?.password_hash.startsWith(SCRYPT_PREFIX) ? row.password_hash : undefined;
       const matches = await passwords.verify(password, stored ?? (await dummy()));
@@ -82,9 +100,19 @@ export function createAuthService({
         throw new AppError(401, ErrorMessages.invalidCredentials);
       }
       return {
-        encodedToken: signToken({ id: row.id, username: row.username }),
+        encodedToken: await openSession(row, context),
         foundUser: toUser(row, { includeEmail: true }),
       };
+    },
+
+    /** Ends the viewer's session (logout). */
+    async logout(viewer: Viewer): Promise<void> {
+      if (viewer.sessionId) await sessions.revoke(viewer.id, [viewer.sessionId]);
+    },
+
+    /** Ends every session of the member, this one included. */
+    async logoutEverywhere(viewer: Viewer): Promise<void> {
+      await sessions.revoke(viewer.id, null);
     },
 
     async currentUser(viewer: Viewer): Promise<{ user: User }> {

@@ -25,6 +25,7 @@ export const liveEventSchemas = {
   'bookmark.removed': events['bookmark.removed'],
   'profile.edited': events['profile.edited'].pick({ userId: true }),
   'notifications.changed': events['notifications.changed'],
+  'sessions.revoked': events['sessions.revoked'],
 } satisfies Record<DomainEventType, unknown>;
 
 export type LiveEventType = keyof typeof liveEventSchemas;

@@ -310,6 +310,10 @@ export function applyLiveEvent(context: LiveContext, event: LiveEvent): void {
       if (unreadCount > 0) void queryClient.invalidateQueries({ queryKey: notificationKeys.list });
       return;
     }
+    case 'sessions.revoked':
+      // Nothing to update: the server then closes the stream of a revoked session, and its
+      // token's next call answers 401, which signs the app out.
+      return;
   }
 }
 

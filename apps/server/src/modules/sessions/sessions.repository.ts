@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+export interface SessionCheckRow {
+  id: string;
+  user_id: string;
+  username: string;
+  expires_at: number;
+  revoked_at: number | null;
+  last_used_at: number;
+}
+
+export async function insertSession(
+  db: Db,
+  session: {
+    id: string;
+    user_id: string;
+    user_agent: string;
+    created_at: number;
+    expires_at: number;
+  },
+): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({ ...session, last_used_at: session.created_at })
+    .execute();
+}
+
+/** The session with its member's current name: what every token check needs, in one query. */
+export function findSessionWithMember(db: Db, id: string): Promise<SessionCheckRow | undefined> {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id', 's.user_id', 'u.username', 's.expires_at', 's.revoked_at', 's.last_used_at'])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Db, id: string, at: number): Promise<void> {
+  await db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', id).execute();
+}
+
+/** Ends the member's live sessions among `ids` (all of them when `ids` is null); answers which. */
+export async function revokeSessions(
+  db: Db,
+  userId: string,
+  ids: readonly string[] | null,
+  at: number,
+): Promise<string[]> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at);
+  if (ids !== null) query = query.where('id', 'in', ids);
+  const rows = await query.returning('id').execute();
+  return rows.map((row) => row.id);
+}
+
+export async function deleteSessionsExpiredBefore(db: Db, at: number): Promise<void> {
+  await db.deleteFrom('sessions').where('expires_at', '<', at).execute();
+}

@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Viewer } from '../../auth/viewer';
+import type { Database } from '../../db/schema';
+import type { Transact } from '../../events/transactions';
+import { newId } from '../../lib/ids';
+import * as repo from './sessions.repository';
+
+/**
+ * How long a checked session is trusted without asking the database again. A revocation clears
+ * the cache of the process that made it at once, and of every other process when its
+ * `sessions.revoked` event arrives (the relay: within about a second); this is the bound when
+ * events stall.
+ */
+export const SESSION_CACHE_MS = 30_000;
+/** `last_used_at` moves at most this often, so reads do not become writes. */
+const TOUCH_EVERY_MS = 60_000;
+const USER_AGENT_MAX = 300;
+const DAY = 24 * 60 * 60 * 1000;
+
+/** What a verified token's session says: who it speaks for, or why it no longer does. */
+export type SessionCheck = { viewer: Viewer } | { ended: 'revoked' | 'unknown' };
+
+export interface SessionsServiceDeps {
+  db: Kysely<Database>;
+  transact: Transact;
+  tokenTtlSeconds: number;
+}
+
+/**
+ * Server-side sessions behind the tokens: every token names its session, and a token whose
+ * session was revoked (logout, log out everywhere) is refused even before it expires.
+ */
+export function createSessionsService({ db, transact, tokenTtlSeconds }: SessionsServiceDeps) {
+  const cache = new LRUCache<string, repo.SessionCheckRow>({ max: 50_000, ttl: SESSION_CACHE_MS });
+
+  async function load(id: string): Promise<repo.SessionCheckRow | undefined> {
+    const cached = cache.get(id);
+    if (cached) return cached;
+    const row = await repo.findSessionWithMember(db, id);
+    if (!row) return undefined;
+    cache.set(id, row);
+    const now = Date.now();
+    if (row.revoked_at === null && now - row.last_used_at > TOUCH_EVERY_MS) {
+      row.last_used_at = now;
+      await repo.touchSession(db, id, now);
+    }
+    return row;
+  }
+
+  const forget = (ids: readonly string[]) => {
+    for (const id of ids) cache.delete(id);
+  };
+
+  return {
+    /** A new session for a sign-in; its token expires with it. */
+    async open(userId: string, userAgent: string): Promise<{ id: string; expiresAt: number }> {
+      const now = Date.now();
+      const session = {
+        id: newId(now),
+        user_id: userId,
+        user_agent: userAgent.slice(0, USER_AGENT_MAX),
+        created_at: now,
+        expires_at: now + tokenTtlSeconds * 1000,
+      };
+      await repo.insertSession(db, session);
+      return { id: session.id, expiresAt: session.expires_at };
+    },
+
+    async check(sessionId: string, userId: string): Promise<SessionCheck> {
+      const row = await load(sessionId);
+      if (row?.user_id !== userId) return { ended: 'unknown' };
+      if (row.revoked_at !== null || row.expires_at <= Date.now()) return { ended: 'revoked' };
+      return { viewer: { id: row.user_id, username: row.username, sessionId: row.id } };
+    },
+
+    /** Ends these sessions of the member (all of them when `sessionIds` is null). */
+    async revoke(userId: string, sessionIds: readonly string[] | null): Promise<string[]> {
+      if (sessionIds?.length === 0) return [];
+      const revoked = await transact(async (trx, events) => {
+        const ids = await repo.revokeSessions(trx, userId, sessionIds, Date.now());
+        if (ids.length > 0) {
+          events.record({ type: 'sessions.revoked', payload: { userId, sessionIds: ids } });
+        }
+        return ids;
+      });
+      forget(revoked);
+      return revoked;
+    },
+
+    /** Relay listener's part: sessions revoked by any process stop being trusted here too. */
+    forget,
+
+    /** Expired sessions are kept a day (a late request gets 401, not a surprise), then deleted. */
+    pruneExpired: () => repo.deleteSessionsExpiredBefore(db, Date.now() - DAY),
+  };
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;
