@@ -49,6 +49,7 @@ import { freePort, memoryOf, settle, startServer, type RunningServer } from './l
 import { Prng } from './lib/prng';
 import { formatTable } from './lib/table';
 import { postText, commentText, searchFragment } from './lib/text';
+import { runSoak, soakSummary, type SoakResult } from './soak';
 import { measureWeb, type WebResult } from './web';
 
 const log = (line = '') => {
@@ -71,10 +72,15 @@ const { values: args } = parseArgs({
     members: { type: 'string', default: '200' },
     explain: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
+    soak: { type: 'string' },
   },
 });
 
 const quick = args.quick;
+const soakSeconds = args.soak === undefined ? 0 : Number(args.soak);
+if (!Number.isInteger(soakSeconds) || soakSeconds < 0) {
+  throw new Error(`--soak takes a number of seconds, not ${String(args.soak)}`);
+}
 const usePostgres = args.pg || Boolean(process.env.DATABASE_URL?.trim());
 const envUrl = process.env.DATABASE_URL?.trim() ?? '';
 const databaseUrl = usePostgres ? (envUrl === '' ? DEFAULT_PG_URL : envUrl) : null;
@@ -217,8 +223,8 @@ async function signIn(
       const sid = `BENCH${String(index).padStart(21, '0')}`;
       await writer.all(
         'INSERT INTO sessions (id, user_id, user_agent, created_at, last_used_at, expires_at) ' +
-          'VALUES ($1, $2, $3, $4, $4, $5) RETURNING id',
-        [sid, id, 'perch-bench', now, now + lifetime],
+          'VALUES ($1, $2, $3, $4, $5, $6) RETURNING id',
+        [sid, id, 'perch-bench', now, now, now + lifetime],
       );
       members.push({ index, id, username, token: sign({ username, sub: id, sid }) });
     }
@@ -376,12 +382,13 @@ interface RunReport {
   inProcess: InProcessResult | null;
   web: WebResult | null;
   events: EventsResult | null;
+  soak: SoakResult | null;
   verification: Awaited<ReturnType<typeof verifyWrites>>;
 }
 
 /** Prints the run's table and figures, keeps them in bench-data/results, and prints BENCH_JSON. */
 function printReport(run: RunReport): void {
-  const { variant, meta, started, results, baseline, server, inProcess, web, events } = run;
+  const { variant, meta, started, results, baseline, server, inProcess, web, events, soak } = run;
   const { lost, expectations, mismatches } = run.verification;
   const table: string[][] = [
     ['scenario', 'req/s', '× base', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
@@ -470,6 +477,7 @@ function printReport(run: RunReport): void {
       note: web.note,
     },
     events,
+    soak,
     verification: { lost, expectations, counters: mismatches },
     instance: { loadSeconds: meta?.loadSeconds ?? null, rows: meta?.rows ?? null },
     totalSeconds: Number(seconds(started)),
@@ -606,7 +614,9 @@ async function main(): Promise<void> {
   const bump = (counts: Record<string, number>, key: string) => {
     counts[key] = (counts[key] ?? 0) + 1;
   };
+  let serverErrors = 0;
   const record = (key: string) => (status: number, body: string) => {
+    if (status >= 500) serverErrors += 1;
     if (status >= 200 && status < 300) bump(succeeded, key);
     else if (!failures.has(current)) failures.set(current, `${status} ${body.slice(0, 200)}`);
   };
@@ -900,6 +910,7 @@ async function main(): Promise<void> {
   let server: { peakRssMB: number; maxSampledRssMB: number; startupSeconds: number } | null = null;
   let web: WebResult | null = null;
   let events: EventsResult | null = null;
+  let soak: SoakResult | null = null;
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -979,8 +990,30 @@ async function main(): Promise<void> {
         );
         await settle(perch.url, '/api/health');
       }
-      for (const scenario of selected) {
-        results.push(await runScenario(perch, scenario, '/api/health', baseline?.rps ?? 0));
+      if (soakSeconds > 0) {
+        log();
+        log(
+          `Soak: every selected scenario mixed, ${LATENCY_CONNECTIONS} connections, ${soakSeconds} s:`,
+        );
+        current = 'soak';
+        const mixed = selected.flatMap((s) => s.requests());
+        soak = await runSoak({
+          seconds: soakSeconds,
+          sliceSeconds: 30,
+          fire: async (length) =>
+            figures(await fire(perch.url, mixed, LATENCY_CONNECTIONS, length)),
+          rssMB: () => {
+            const memory = memoryOf(perch.pid);
+            return memory ? mb(memory.rss) : null;
+          },
+          serverErrors: () => serverErrors,
+          log,
+        });
+        log(soakSummary(soak));
+      } else {
+        for (const scenario of selected) {
+          results.push(await runScenario(perch, scenario, '/api/health', baseline?.rps ?? 0));
+        }
       }
       if (wanted('events')) events = await runEvents(perch, baseline?.rps ?? 0);
 
@@ -1023,6 +1056,7 @@ async function main(): Promise<void> {
     inProcess,
     web,
     events,
+    soak,
     verification: { lost, expectations, mismatches },
   });
   if (lost) process.exitCode = 1;
