@@ -26,8 +26,10 @@ import { createDiskMediaStore } from './modules/media/media.store';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { postsRoutes } from './modules/posts/posts.routes';
 import { usersRoutes } from './modules/users/users.routes';
+import { bodyLimitGuard } from './plugins/body-limit';
 import { answerClientError, answerFrameworkError, errorHandler } from './plugins/error-handler';
 import { inputGuard } from './plugins/input-guard';
+import { readRetry } from './plugins/read-retry';
 import { webPlugin } from './plugins/web';
 import { createServices, type Services } from './services';
 
@@ -79,7 +81,7 @@ export async function buildApp(
     trustProxy: config.trustProxy,
     // Ids longer than any Perch issues are refused by the routes' own params schemas (400); past
     // this the router answers 414 before any route runs.
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -95,6 +97,8 @@ export async function buildApp(
   });
 
   await app.register(errorHandler);
+  await app.register(bodyLimitGuard);
+  await app.register(readRetry);
   await app.register(inputGuard);
   await app.register(helmet, {
     contentSecurityPolicy: {

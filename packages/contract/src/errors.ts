@@ -37,4 +37,5 @@ export const ErrorMessages = {
   urlTooLong: 'The address is too long.',
   badRequest: 'The request could not be read.',
   internal: 'Internal server error',
+  databaseUnavailable: 'The database is not reachable right now; please try again.',
 } as const;

@@ -111,7 +111,17 @@ export function createDatabase(
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolSize ?? 10,
+    // With the database down, a request waits this long for a connection, then answers 503.
+    connectionTimeoutMillis: 3_000,
+    keepAlive: true,
   });
-  pool.on('error', options.onIdleConnectionError ?? reportIdleConnectionError);
+  const onError = options.onIdleConnectionError ?? reportIdleConnectionError;
+  pool.on('error', onError);
+  // The pool listens to idle clients only; a client whose connection drops while it runs a query
+  // also emits 'error', which would end the process without a listener. The query itself fails
+  // and is answered (503).
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+  });
   return { kind: 'postgres', db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }) };
 }

@@ -33,6 +33,30 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
 
+// Socket failures, and PostgreSQL's connection-exception class (08) and operator intervention
+// (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now).
+const CONNECTION_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+]);
+const CONNECTION_MESSAGE =
+  /connection terminated|terminating connection|connection (is )?closed|client has encountered a connection error|timeout exceeded when trying to connect|server closed the connection/i;
+
+/**
+ * True when the query failed because the connection to the database did (a restart, a failover, a
+ * proxy dropping it), not because of the query: worth a 503 and, for a read, another try.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  const code = errorCode(error);
+  if (typeof code === 'string' && (CONNECTION_CODES.has(code) || /^(08|57P0[123])/.test(code))) {
+    return true;
+  }
+  return error instanceof Error && CONNECTION_MESSAGE.test(error.message);
+}
+
 function errorCode(error: unknown): unknown {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
   return error.code;

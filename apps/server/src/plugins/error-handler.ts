@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isConnectionLost } from '../db/dialect';
 import { AppError } from '../lib/errors';
 
 // zod's own wording begins with one of these; our schemas' messages name their field already.
@@ -64,6 +65,13 @@ export const errorHandler = fp((app: FastifyInstance) => {
       return reply
         .status(400)
         .send({ errors: describeValidation(error.validationContext, error.validation) });
+    }
+    if (isConnectionLost(error)) {
+      request.log.warn({ err: error }, 'database connection lost');
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .send({ errors: [ErrorMessages.databaseUnavailable] });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
