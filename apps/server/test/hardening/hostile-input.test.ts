@@ -97,6 +97,30 @@ describe('every error in one shape', () => {
   });
 });
 
+describe('forged cursors', () => {
+  const forge = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
+
+  it('answer 400, never reaching the database with values its columns cannot hold', async () => {
+    const cases: [string, unknown[]][] = [
+      ['/api/users/suggestions', [2_147_483_648, 'x']],
+      ['/api/posts?sort=trending', [1e300, 0, 'x']],
+      ['/api/posts', [5e-324, 'x']],
+      ['/api/posts/explore', [0, '\u0000']],
+      ['/api/users', ['\u0000']],
+      [`/api/comments/${postId}`, [Number.MAX_SAFE_INTEGER + 2, 'x']],
+      ['/api/notifications', [0, 'x', 1e300]],
+    ];
+    for (const [path, values] of cases) {
+      const url = `${path}${path.includes('?') ? '&' : '?'}cursor=${forge(values)}`;
+      expectError(
+        await call(t.app, { method: 'GET', url, token: member.token }),
+        400,
+        'cursor is invalid.',
+      );
+    }
+  });
+});
+
 describe('headers', () => {
   it('forbids framing and caching of API answers', async () => {
     for (const token of [member.token, undefined]) {

@@ -74,7 +74,7 @@ export function createNotificationsService({ db, transact }: NotificationsServic
 
     async list(viewer: Viewer, query: PageQuery): Promise<NotificationPage> {
       const after = query.cursor
-        ? decodeCursor(query.cursor, ['number', 'string', 'number'] as const)
+        ? decodeCursor(query.cursor, ['number', 'string', 'count'] as const)
         : null;
       const rows = await repo.listGroups(db, {
         recipientId: viewer.id,

@@ -28,7 +28,7 @@ export const FIRST_PAGE_SIZE = 20;
 function keysetOf(query: FeedQuery): repo.PostKeyset | null {
   if (!query.cursor) return null;
   return query.sort === 'trending'
-    ? decodeCursor(query.cursor, ['number', 'number', 'string'] as const)
+    ? decodeCursor(query.cursor, ['count', 'number', 'string'] as const)
     : decodeCursor(query.cursor, ['number', 'string'] as const);
 }
 

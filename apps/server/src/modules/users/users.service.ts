@@ -136,7 +136,7 @@ export function createUsersService({ db, transact, media }: UsersServiceDeps) {
     },
 
     async suggestions(viewer: Viewer, query: PageQuery): Promise<UserPage> {
-      const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
+      const after = query.cursor ? decodeCursor(query.cursor, ['count', 'string'] as const) : null;
       const rows = await repo.suggestUsers(db, { viewerId: viewer.id, after, limit: query.limit });
       const { items, nextCursor } = pageOf(rows, query.limit, (row) => [
         row.followers_count,
