@@ -41,7 +41,7 @@ export async function refreshSessionCookie(token: string, signal?: AbortSignal):
   await apiRequest('/api/auth/session', { method: 'POST', token, signal });
 }
 
-/** Ends the session on the server: clears the session cookie. Answers 204. */
+/** Ends the session on the server: its token stops working and the cookie is cleared. Answers 204. */
 export async function endServerSession(token: string): Promise<void> {
   await apiRequest('/api/auth/logout', { method: 'POST', token });
 }
