@@ -25,6 +25,7 @@ import { mediaRoutes } from './modules/media/media.routes';
 import { createDiskMediaStore } from './modules/media/media.store';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { postsRoutes } from './modules/posts/posts.routes';
+import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { bodyLimitGuard } from './plugins/body-limit';
 import { answerClientError, answerFrameworkError, errorHandler } from './plugins/error-handler';
@@ -146,6 +147,7 @@ export async function buildApp(
       });
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(sessionsRoutes, { prefix: '/auth/sessions' });
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(bookmarksRoutes, { prefix: '/users' });
       await api.register(postsRoutes, { prefix: '/posts' });

@@ -12,3 +12,4 @@ export * from './users';
 export * from './events';
 export * from './notifications';
 export * from './records';
+export * from './sessions';

@@ -1,4 +1,4 @@
-import { ErrorMessages } from '@perch/contract';
+import { ErrorMessages, SESSION_NOT_FOUND, sessionListSchema } from '@perch/contract';
 import { createSigner } from 'fast-jwt';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app';
 import { startStreamApp, type StreamApp } from '../events/stream-helpers';
 import { createMember, type Member } from '../factories';
 import { call, testConfig } from '../helpers';
-import { expectError } from '../social/social-helpers';
+import { bodyOf, expectError } from '../social/social-helpers';
 import { testDatabaseKind } from '../test-database';
 
 let t: StreamApp;
@@ -126,6 +126,49 @@ describe('sessions', () => {
     await t.app.services.relay.drain();
     await stream.ended;
     expect(stream.messages.map((m) => m.event)).toContain('sessions.revoked');
+  });
+
+  it("lists the member's devices, this one marked, and ends one or all the others", async () => {
+    const member = await createMember(t.app);
+    const phone = await login(t.app, member);
+    const laptop = await login(t.app, member);
+    const list = async (token: string) =>
+      bodyOf(
+        sessionListSchema,
+        await call(t.app, { method: 'GET', url: '/api/auth/sessions', token }),
+        200,
+      ).sessions;
+
+    const seen = await list(laptop.token);
+    expect(seen).toHaveLength(3);
+    expect(seen.filter((s) => s.current).map((s) => s.id)).toEqual([sessionIdOf(laptop.token)]);
+    expect(seen.filter((s) => s.userAgent === 'Test Browser')).toHaveLength(2);
+    for (const session of seen) expect(session._id).toBe(session.id);
+
+    const end = (token: string, id: string) =>
+      call(t.app, { method: 'DELETE', url: `/api/auth/sessions/${id}`, token });
+    expect((await end(laptop.token, sessionIdOf(phone.token))).statusCode).toBe(204);
+    expectError(await me(t.app, phone.token), 401, ErrorMessages.invalidToken);
+    expectError(await end(laptop.token, sessionIdOf(phone.token)), 404, SESSION_NOT_FOUND);
+    // Another member's session is not this member's to end.
+    const stranger = await createMember(t.app);
+    expectError(await end(laptop.token, sessionIdOf(stranger.token)), 404, SESSION_NOT_FOUND);
+    expect((await me(t.app, stranger.token)).statusCode).toBe(200);
+
+    const others = await call(t.app, {
+      method: 'POST',
+      url: '/api/auth/logout-others',
+      token: laptop.token,
+    });
+    expect(others.statusCode).toBe(204);
+    expectError(await me(t.app, member.token), 401, ErrorMessages.invalidToken);
+    expect((await list(laptop.token)).map((s) => s.id)).toEqual([sessionIdOf(laptop.token)]);
+
+    // Ending this very session is a logout.
+    const self = await end(laptop.token, sessionIdOf(laptop.token));
+    expect(self.statusCode).toBe(204);
+    expect(self.cookies.find((c) => c.name === 'perch_session')?.value).toBe('');
+    expectError(await me(t.app, laptop.token), 401, ErrorMessages.invalidToken);
   });
 
   it.runIf(testDatabaseKind() === 'sqlite')(

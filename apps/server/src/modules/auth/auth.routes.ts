@@ -58,6 +58,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     clearSessionCookie(reply);
     return reply.status(204).send();
   });
+  /** Ends every other session of the member: every device but this one is signed out. */
+  app.post('/logout-others', { preHandler: app.authenticate }, async (request, reply) => {
+    await auth.logoutElsewhere(viewerOf(request));
+    return reply.status(204).send();
+  });
   /** Ends every session of the member, on every device (this one included). */
   app.post('/logout-all', { preHandler: app.authenticate }, async (request, reply) => {
     await auth.logoutEverywhere(viewerOf(request));

@@ -110,6 +110,11 @@ export function createAuthService({
       if (viewer.sessionId) await sessions.revoke(viewer.id, [viewer.sessionId]);
     },
 
+    /** Ends every session of the member but this one. */
+    async logoutElsewhere(viewer: Viewer): Promise<void> {
+      await sessions.revoke(viewer.id, null, viewer.sessionId);
+    },
+
     /** Ends every session of the member, this one included. */
     async logoutEverywhere(viewer: Viewer): Promise<void> {
       await sessions.revoke(viewer.id, null);

@@ -42,11 +42,32 @@ export async function touchSession(db: Db, id: string, at: number): Promise<void
   await db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', id).execute();
 }
 
-/** Ends the member's live sessions among `ids` (all of them when `ids` is null); answers which. */
+/** The member's live sessions, most recently used first (a member has a handful; 100 at most). */
+export function listLiveSessions(
+  db: Db,
+  userId: string,
+  at: number,
+): Promise<{ id: string; user_agent: string; created_at: number; last_used_at: number }[]> {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'user_agent', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at)
+    .orderBy('last_used_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+}
+
+/**
+ * Ends the member's live sessions among `ids` (all of them when `ids` is null), except `exceptId`;
+ * answers which it ended.
+ */
 export async function revokeSessions(
   db: Db,
   userId: string,
-  ids: readonly string[] | null,
+  which: { ids: readonly string[] | null; exceptId?: string },
   at: number,
 ): Promise<string[]> {
   let query = db
@@ -55,7 +76,8 @@ export async function revokeSessions(
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', at);
-  if (ids !== null) query = query.where('id', 'in', ids);
+  if (which.ids !== null) query = query.where('id', 'in', which.ids);
+  if (which.exceptId !== undefined) query = query.where('id', '<>', which.exceptId);
   const rows = await query.returning('id').execute();
   return rows.map((row) => row.id);
 }

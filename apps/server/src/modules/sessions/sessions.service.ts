@@ -1,9 +1,12 @@
+import { SESSION_NOT_FOUND, type SessionList } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
 import type { Transact } from '../../events/transactions';
+import { notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { toIso } from '../../lib/time';
 import * as repo from './sessions.repository';
 
 /**
@@ -52,6 +55,27 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
     for (const id of ids) cache.delete(id);
   };
 
+  /**
+   * Ends these sessions of the member (all of them when `sessionIds` is null), except
+   * `exceptId`; answers those it ended.
+   */
+  async function revoke(
+    userId: string,
+    sessionIds: readonly string[] | null,
+    exceptId?: string,
+  ): Promise<string[]> {
+    if (sessionIds?.length === 0) return [];
+    const revoked = await transact(async (trx, events) => {
+      const ids = await repo.revokeSessions(trx, userId, { ids: sessionIds, exceptId }, Date.now());
+      if (ids.length > 0) {
+        events.record({ type: 'sessions.revoked', payload: { userId, sessionIds: ids } });
+      }
+      return ids;
+    });
+    forget(revoked);
+    return revoked;
+  }
+
   return {
     /** A new session for a sign-in; its token expires with it. */
     async open(userId: string, userAgent: string): Promise<{ id: string; expiresAt: number }> {
@@ -74,18 +98,27 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
       return { viewer: { id: row.user_id, username: row.username, sessionId: row.id } };
     },
 
-    /** Ends these sessions of the member (all of them when `sessionIds` is null). */
-    async revoke(userId: string, sessionIds: readonly string[] | null): Promise<string[]> {
-      if (sessionIds?.length === 0) return [];
-      const revoked = await transact(async (trx, events) => {
-        const ids = await repo.revokeSessions(trx, userId, sessionIds, Date.now());
-        if (ids.length > 0) {
-          events.record({ type: 'sessions.revoked', payload: { userId, sessionIds: ids } });
-        }
-        return ids;
-      });
-      forget(revoked);
-      return revoked;
+    /** The viewer's signed-in devices, this one marked. */
+    async list(viewer: Viewer): Promise<SessionList> {
+      const rows = await repo.listLiveSessions(db, viewer.id, Date.now());
+      return {
+        sessions: rows.map((row) => ({
+          _id: row.id,
+          id: row.id,
+          createdAt: toIso(row.created_at),
+          lastUsedAt: toIso(row.last_used_at),
+          userAgent: row.user_agent,
+          current: row.id === viewer.sessionId,
+        })),
+      };
+    },
+
+    revoke,
+
+    /** Ends one of the viewer's sessions (a device they no longer use); 404 if it is not theirs. */
+    async revokeOne(viewer: Viewer, sessionId: string): Promise<void> {
+      const [revoked] = await revoke(viewer.id, [sessionId]);
+      if (revoked === undefined) throw notFound(SESSION_NOT_FOUND);
     },
 
     /** Relay listener's part: sessions revoked by any process stop being trusted here too. */

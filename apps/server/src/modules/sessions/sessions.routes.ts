@@ -1,0 +1,23 @@
+import { sessionParamsSchema } from '@perch/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clearSessionCookie } from '../../auth/auth.plugin';
+import { viewerOf } from '../../auth/viewer';
+
+/** The member's signed-in devices: listed, and ended one by one. */
+export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { sessions } = app.services;
+  const auth = { preHandler: app.authenticate };
+
+  app.get('/', auth, (req) => sessions.list(viewerOf(req)));
+  app.delete(
+    '/:sessionId',
+    { ...auth, schema: { params: sessionParamsSchema } },
+    async (req, reply) => {
+      const viewer = viewerOf(req);
+      await sessions.revokeOne(viewer, req.params.sessionId);
+      // Ending this very session is a logout.
+      if (req.params.sessionId === viewer.sessionId) clearSessionCookie(reply);
+      return reply.status(204).send();
+    },
+  );
+};
