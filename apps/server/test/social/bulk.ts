@@ -36,59 +36,60 @@ export async function insertMembers(
   return rows.map((row) => row.id);
 }
 
-/** Each of `followerIds` follows `followeeId`. */
-export async function insertFollowers(
+/**
+ * One member and many on the other side of a follow: `many` follow `one` (direction 'followers')
+ * or `one` follows `many` ('followees'); the rows, then both sides' counters.
+ */
+async function insertFollows(
   app: FastifyInstance,
-  followeeId: string,
-  followerIds: readonly string[],
+  one: string,
+  many: readonly string[],
+  direction: 'followers' | 'followees',
 ): Promise<void> {
   const now = Date.now();
-  await inChunks(followerIds, (chunk) =>
+  const manyFollow = direction === 'followers';
+  const [manyCounter, oneCounter] = manyFollow
+    ? (['following_count', 'followers_count'] as const)
+    : (['followers_count', 'following_count'] as const);
+  await inChunks(many, (chunk) =>
     app.db
       .insertInto('follows')
-      .values(chunk.map((id) => ({ follower_id: id, followee_id: followeeId, created_at: now })))
+      .values(
+        chunk.map((id) => ({
+          follower_id: manyFollow ? id : one,
+          followee_id: manyFollow ? one : id,
+          created_at: now,
+        })),
+      )
       .execute(),
   );
-  await inChunks(followerIds, (chunk) =>
+  await inChunks(many, (chunk) =>
     app.db
       .updateTable('users')
-      .set((eb) => ({ following_count: eb('following_count', '+', 1) }))
+      .set((eb) => ({ [manyCounter]: eb(manyCounter, '+', 1) }))
       .where('id', 'in', chunk)
       .execute(),
   );
   await app.db
     .updateTable('users')
-    .set((eb) => ({ followers_count: eb('followers_count', '+', followerIds.length) }))
-    .where('id', '=', followeeId)
+    .set((eb) => ({ [oneCounter]: eb(oneCounter, '+', many.length) }))
+    .where('id', '=', one)
     .execute();
 }
 
+/** Each of `followerIds` follows `followeeId`. */
+export const insertFollowers = (
+  app: FastifyInstance,
+  followeeId: string,
+  followerIds: readonly string[],
+) => insertFollows(app, followeeId, followerIds, 'followers');
+
 /** `followerId` follows each of `followeeIds`. */
-export async function insertFollowees(
+export const insertFollowees = (
   app: FastifyInstance,
   followerId: string,
   followeeIds: readonly string[],
-): Promise<void> {
-  const now = Date.now();
-  await inChunks(followeeIds, (chunk) =>
-    app.db
-      .insertInto('follows')
-      .values(chunk.map((id) => ({ follower_id: followerId, followee_id: id, created_at: now })))
-      .execute(),
-  );
-  await inChunks(followeeIds, (chunk) =>
-    app.db
-      .updateTable('users')
-      .set((eb) => ({ followers_count: eb('followers_count', '+', 1) }))
-      .where('id', 'in', chunk)
-      .execute(),
-  );
-  await app.db
-    .updateTable('users')
-    .set((eb) => ({ following_count: eb('following_count', '+', followeeIds.length) }))
-    .where('id', '=', followerId)
-    .execute();
-}
+) => insertFollows(app, followerId, followeeIds, 'followees');
 
 /** Each of `userIds` likes the post. */
 export async function insertLikes(
