@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { countCharacters } from './text';
 import { commentSchema } from './comment';
 import { nextCursorSchema } from './pagination';
-import { recordIdFields, userRefSchema } from './records';
+import { recordIdFields, userRefSchema, userStubSchema } from './records';
 
 export const POST_CONTENT_MAX = 2000;
 
@@ -46,13 +46,8 @@ export type PostEditBody = z.input<typeof postEditBodySchema>;
 
 export const postIdParamsSchema = z.object({ postId: z.string().min(1).max(64) });
 
-export const postAuthorSchema = z.object({
-  ...recordIdFields,
-  username: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  avatarURL: z.string().nullable(),
-});
+/** A post's author, as any member is named inside another record. */
+export const postAuthorSchema = userStubSchema;
 export type PostAuthor = z.infer<typeof postAuthorSchema>;
 
 /** How many of a post's comments its answers embed as `comments`: the first page, oldest first. */

@@ -81,6 +81,11 @@ export function extractToken(request: FastifyRequest): string | undefined {
  */
 export const SESSION_COOKIE = 'perch_session';
 
+/** The token of a request a browser may send without headers: the header's, or the cookie's. */
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  return extractToken(request) ?? request.cookies[SESSION_COOKIE];
+}
+
 export function setSessionCookie(reply: FastifyReply, token: string, maxAgeSeconds: number): void {
   void reply.setCookie(SESSION_COOKIE, token, {
     path: '/api',
@@ -142,7 +147,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
     if (session) request.viewer = await verify(session).catch(() => null);
   });
   app.decorate('authenticateSession', async (request: FastifyRequest) => {
-    request.viewer = await verify(extractToken(request) ?? request.cookies[SESSION_COOKIE] ?? '');
+    request.viewer = await verify(sessionTokenOf(request) ?? '');
   });
   app.decorate('signToken', (viewer: SessionViewer) =>
     app.jwt.sign({ username: viewer.username, sid: viewer.sessionId }, { sub: viewer.id }),

@@ -2,9 +2,9 @@ import { loginBodySchema, signupBodySchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
-  SESSION_COOKIE,
   clearSessionCookie,
   extractToken,
+  sessionTokenOf,
   setSessionCookie,
 } from '../../auth/auth.plugin';
 import { viewerOf } from '../../auth/viewer';
@@ -52,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   /** Ends the session of the token in the header, or else of the cookie, and clears the cookie. */
   app.post('/logout', async (request, reply) => {
-    const token = extractToken(request) ?? request.cookies[SESSION_COOKIE];
+    const token = sessionTokenOf(request);
     const viewer = token ? await app.verifyToken(token).catch(() => null) : null;
     if (viewer) await auth.logout(viewer);
     clearSessionCookie(reply);
