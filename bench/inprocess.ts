@@ -12,6 +12,7 @@ import type {} from '../apps/server/src/app';
 import type { Viewer } from '../apps/server/src/auth/viewer';
 import { createTransact } from '../apps/server/src/events/transactions';
 import { createBookmarksService } from '../apps/server/src/modules/bookmarks/bookmarks.service';
+import { createPostCards } from '../apps/server/src/modules/posts/post-cards';
 import { createPostsService } from '../apps/server/src/modules/posts/posts.service';
 import { createUsersService } from '../apps/server/src/modules/users/users.service';
 import { percentile, Prng } from './lib/prng';
@@ -35,7 +36,7 @@ type Db = Kysely<Database>;
 
 /**
  * The services over one database, wired as the server's composition root (src/services.ts) wires
- * them. Only reads are timed: no relay hears commits and no media is checked.
+ * them. Only reads are timed: no relay hears commits, no media is checked, no timeline is kept.
  */
 function servicesOf(db: Db) {
   const transact = createTransact(db, () => undefined);
@@ -43,7 +44,11 @@ function servicesOf(db: Db) {
     assertUsable: () => Promise.reject(new Error('the in-process benchmark only reads')),
   };
   const users = createUsersService({ db, transact, media });
-  const posts = createPostsService({ db, transact, media, users });
+  // Home as computed from follows: what a member's first read (and any read past their timeline)
+  // costs. The server's timelines are measured over HTTP.
+  const timelines = { page: () => Promise.resolve(null), posted: () => Promise.resolve() };
+  const cards = createPostCards({ reads: db, max: 10_000 });
+  const posts = createPostsService({ db, transact, media, users, timelines, cards });
   return { posts, users, bookmarks: createBookmarksService({ db, transact, posts }) };
 }
 type Services = ReturnType<typeof servicesOf>;

@@ -41,6 +41,12 @@ export interface AppConfig {
    * behind a balancer this should name it.
    */
   trustProxy: boolean | string;
+  /** Posts kept in each member's home timeline; older ones are read from follows. */
+  homeTimelineLength: number;
+  /** Days after which the timeline of a member who has not read Home is dropped (rebuilt on return). */
+  homeTimelineIdleDays: number;
+  /** Post cards kept in memory by each process. */
+  cardCacheSize: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -109,6 +115,22 @@ const envSchema = z.object({
     .refine((value) => value === undefined || isRedisUrl(value), {
       message: 'REDIS_URL must be a redis:// or rediss:// URL',
     }),
+  HOME_TIMELINE_LENGTH: z.coerce
+    .number({ error: 'HOME_TIMELINE_LENGTH must be a number' })
+    .int('HOME_TIMELINE_LENGTH must be a whole number')
+    .min(20, 'HOME_TIMELINE_LENGTH must be at least 20')
+    .max(100_000, 'HOME_TIMELINE_LENGTH must be at most 100000')
+    .default(800),
+  HOME_TIMELINE_IDLE_DAYS: z.coerce
+    .number({ error: 'HOME_TIMELINE_IDLE_DAYS must be a number' })
+    .positive('HOME_TIMELINE_IDLE_DAYS must be positive')
+    .default(14),
+  CARD_CACHE_SIZE: z.coerce
+    .number({ error: 'CARD_CACHE_SIZE must be a number' })
+    .int('CARD_CACHE_SIZE must be a whole number')
+    .min(0, 'CARD_CACHE_SIZE must not be negative')
+    .max(10_000_000, 'CARD_CACHE_SIZE must be at most 10000000')
+    .default(10_000),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -166,5 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     workers: e.WORKERS,
     redisUrl: e.REDIS_URL ?? null,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
+    homeTimelineLength: e.HOME_TIMELINE_LENGTH,
+    homeTimelineIdleDays: e.HOME_TIMELINE_IDLE_DAYS,
+    cardCacheSize: e.CARD_CACHE_SIZE,
   };
 }

@@ -17,11 +17,14 @@ import { createEmbedsService } from './modules/embeds/embeds.service';
 import { createMediaService } from './modules/media/media.service';
 import type { MediaStore } from './modules/media/media.store';
 import { createNotificationsService } from './modules/notifications/notifications.service';
+import { createPostCards } from './modules/posts/post-cards';
 import { createPostsService } from './modules/posts/posts.service';
 import { createSessionsService } from './modules/sessions/sessions.service';
+import { createTimelinesService } from './modules/timelines/timelines.service';
 import { createUsersService } from './modules/users/users.service';
 
-const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
 /** Events are kept this long for reconnecting streams to replay; older ones are pruned. */
 export const OUTBOX_RETENTION_MS = 48 * HOUR;
 
@@ -44,8 +47,10 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
   });
 
   const media = createMediaService({ db, store: mediaStore, log });
-  const users = createUsersService({ db, transact, media });
-  const posts = createPostsService({ db, transact, media, users });
+  const timelines = createTimelinesService({ db, log, length: config.homeTimelineLength });
+  const cards = createPostCards({ reads: db, max: config.cardCacheSize });
+  const users = createUsersService({ db, transact, media, timelines });
+  const posts = createPostsService({ db, transact, media, users, timelines, cards });
   const comments = createCommentsService({ db, transact, posts });
   const bookmarks = createBookmarksService({ db, transact, posts });
   const embeds = createEmbedsService({ comments, users, bookmarks });
@@ -66,7 +71,7 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
     db,
     signal: infra.signal,
     log,
-    consumers: [notifications.consumer, media.consumer],
+    consumers: [notifications.consumer, media.consumer, timelines.consumer],
   });
   const hub = createStreamHub({
     followersAmong: users.followersAmong,
@@ -74,6 +79,8 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
     log,
   });
   relay.listen(hub.deliver);
+  relay.listen(cards.listener);
+  relay.listen(timelines.listener);
   relay.listen((events) => {
     for (const event of events) {
       if (event.type === 'sessions.revoked') sessions.forget(event.payload.sessionIds);
@@ -93,6 +100,9 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
     pruneOutbox: () =>
       db.transaction().execute((trx) => deleteEventsBefore(trx, Date.now() - OUTBOX_RETENTION_MS)),
     sweepMedia: () => media.sweep(),
+    trimTimelines: () => timelines.trimAll(),
+    dropIdleTimelines: () =>
+      timelines.dropIdle(Date.now() - config.homeTimelineIdleDays * 24 * HOUR),
   };
 
   return {
@@ -100,6 +110,7 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
     sessions,
     users,
     posts,
+    timelines,
     comments,
     bookmarks,
     embeds,
@@ -116,6 +127,10 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
       await relay.start();
       scheduler.every('outbox-prune', HOUR, jobs.pruneOutbox, { firstDelayMs: 60_000 });
       scheduler.every('sessions-prune', HOUR, jobs.pruneSessions, { firstDelayMs: 90_000 });
+      scheduler.every('timelines-trim', 10 * MINUTE, jobs.trimTimelines, { firstDelayMs: MINUTE });
+      scheduler.every('timelines-drop-idle', HOUR, jobs.dropIdleTimelines, {
+        firstDelayMs: 2 * MINUTE,
+      });
       if (config.mediaSweepIntervalMinutes > 0) {
         scheduler.every('media-sweep', config.mediaSweepIntervalMinutes * 60_000, jobs.sweepMedia, {
           firstDelayMs: 60_000,
@@ -127,6 +142,7 @@ export function createServices({ db, config, log, infra, mediaStore, signToken }
     async stop(): Promise<void> {
       hub.closeAll('shutting down');
       await scheduler.stop();
+      await timelines.idle();
       await relay.stop();
     },
   };

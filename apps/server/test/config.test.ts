@@ -16,7 +16,26 @@ describe('loadConfig', () => {
       workers: 1,
       redisUrl: null,
       trustProxy: false,
+      homeTimelineLength: 800,
+      homeTimelineIdleDays: 14,
+      cardCacheSize: 10_000,
     });
+  });
+
+  it('reads the timeline and cache settings, and refuses bad ones', () => {
+    const config = load({
+      HOME_TIMELINE_LENGTH: '200',
+      HOME_TIMELINE_IDLE_DAYS: '3',
+      CARD_CACHE_SIZE: '500',
+    });
+    expect(config).toMatchObject({
+      homeTimelineLength: 200,
+      homeTimelineIdleDays: 3,
+      cardCacheSize: 500,
+    });
+    expect(() => load({ HOME_TIMELINE_LENGTH: '5' })).toThrow(ConfigError);
+    expect(() => load({ CARD_CACHE_SIZE: '-1' })).toThrow(ConfigError);
+    expect(() => load({ HOME_TIMELINE_IDLE_DAYS: 'never' })).toThrow(ConfigError);
   });
 
   it('reads which proxies to trust', () => {

@@ -31,6 +31,9 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     workers: 1,
     redisUrl: null,
     trustProxy: false,
+    homeTimelineLength: 800,
+    homeTimelineIdleDays: 14,
+    cardCacheSize: 10_000,
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type QueryExecutorProvider } from 'kysely';
+import { PostgresAdapter, sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
 
 /**
  * Every difference between SQLite and PostgreSQL that code above the database must know about
@@ -102,4 +102,18 @@ export async function lockForTransaction(
       ? sql`select pg_advisory_xact_lock_shared(${sql.lit(space)}, hashtext(${key}))`
       : sql`select pg_advisory_xact_lock(${sql.lit(space)}, hashtext(${key}))`;
   await query.execute(db);
+}
+
+/**
+ * A list of ids as one query parameter, so that a statement's text stays the same whatever the
+ * list's length (see compiledQuery): pass idListValue(db, ids) where idList(db, param) stands.
+ */
+export function idList(db: AnyDb, param: unknown): RawBuilder<string> {
+  return isPostgres(db)
+    ? sql<string>`(select unnest(cast(${param} as text[])))`
+    : sql<string>`(select value from json_each(${param}))`;
+}
+
+export function idListValue(db: AnyDb, ids: readonly string[]): unknown {
+  return isPostgres(db) ? ids : JSON.stringify(ids);
 }

@@ -6,6 +6,8 @@ import * as feedIndexes from './migrations/0004_feed_indexes';
 import * as jobLeases from './migrations/0005_job_leases';
 import * as events from './migrations/0006_events';
 import * as sessions from './migrations/0007_sessions';
+import * as homeTimelines from './migrations/0008_home_timelines';
+import * as memberSearch from './migrations/0009_member_search';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -16,6 +18,8 @@ const migrations: Record<string, Migration> = {
   '0005_job_leases': jobLeases,
   '0006_events': events,
   '0007_sessions': sessions,
+  '0008_home_timelines': homeTimelines,
+  '0009_member_search': memberSearch,
 };
 
 const provider: MigrationProvider = {

@@ -126,6 +126,21 @@ export interface SessionsTable {
   revoked_at: number | null;
 }
 
+/** A member's Home as it is kept (see modules/timelines). */
+export interface HomeTimelinesTable {
+  user_id: string;
+  /** Entries hold every Home post with an id at or above this one; '' when they hold all. */
+  floor: Generated<string>;
+  /** When the member last read Home: timelines unread for long are dropped. */
+  read_at: number;
+}
+
+export interface HomeTimelineEntriesTable {
+  user_id: string;
+  post_id: string;
+  author_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -140,6 +155,8 @@ export interface Database {
   notifications: NotificationsTable;
   job_leases: JobLeasesTable;
   sessions: SessionsTable;
+  home_timelines: HomeTimelinesTable;
+  home_timeline_entries: HomeTimelineEntriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -20,7 +20,7 @@ import {
 export interface BookmarksServiceDeps {
   db: Kysely<Database>;
   transact: Transact;
-  posts: Pick<PostsService, 'bookmarked' | 'lockedPost' | 'card'>;
+  posts: Pick<PostsService, 'bookmarked' | 'lockedPost' | 'asPost'>;
 }
 
 export function createBookmarksService({ db, transact, posts }: BookmarksServiceDeps) {
@@ -30,7 +30,7 @@ export function createBookmarksService({ db, transact, posts }: BookmarksService
   /** Adding and removing share everything but the direction of the change. */
   function change(viewer: Viewer, postId: string, add: boolean): Promise<Post> {
     return transact(async (trx, events) => {
-      await posts.lockedPost(trx, postId);
+      const post = await posts.lockedPost(trx, postId, viewer);
       const changed = add
         ? await insertBookmark(trx, viewer.id, postId, Date.now())
         : await deleteBookmark(trx, viewer.id, postId);
@@ -41,7 +41,7 @@ export function createBookmarksService({ db, transact, posts }: BookmarksService
         type: add ? 'bookmark.added' : 'bookmark.removed',
         payload: { userId: viewer.id, postId },
       });
-      return posts.card(postId, viewer, trx);
+      return posts.asPost({ ...post, bookmarked: add }, viewer);
     });
   }
 

@@ -29,7 +29,7 @@ const FEW_COMMENTS = 5 * EMBEDDED_COMMENTS_MAX;
 export interface CommentsServiceDeps {
   db: Db;
   transact: Transact;
-  posts: Pick<PostsService, 'lockedPost' | 'card' | 'exists' | 'adjustCommentCount'>;
+  posts: Pick<PostsService, 'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'changed'>;
 }
 
 export function createCommentsService({ db, transact, posts }: CommentsServiceDeps) {
@@ -37,8 +37,8 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
    * For a change: locks the post (as every change under a post does, see lockPostForChange), then
    * finds the comment, which must belong to that post.
    */
-  async function lockedCommentOnPost(trx: Db, postId: string, commentId: string) {
-    const post = await posts.lockedPost(trx, postId);
+  async function lockedCommentOnPost(trx: Db, postId: string, commentId: string, viewer: Viewer) {
+    const post = await posts.lockedPost(trx, postId, viewer);
     const comment = await repo.findCommentOwner(trx, commentId);
     if (!comment) throw notFound(ErrorMessages.commentNotFound);
     if (comment.post_id !== postId) throw notFound(ErrorMessages.commentNotOnPost);
@@ -110,7 +110,7 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
       const now = Date.now();
       const id = newId(now);
       await transact(async (trx, events) => {
-        const post = await posts.lockedPost(trx, postId);
+        const post = await posts.lockedPost(trx, postId, viewer);
         await repo.insertComment(trx, {
           id,
           post_id: postId,
@@ -130,6 +130,7 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
           },
         });
       });
+      posts.changed(postId);
       return { comment: await card(id, viewer), post: await posts.card(postId, viewer) };
     },
 
@@ -140,7 +141,7 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
       text: string,
     ): Promise<{ comment: Comment; post: Post }> {
       return transact(async (trx, events) => {
-        const { comment } = await lockedCommentOnPost(trx, postId, commentId);
+        const { comment } = await lockedCommentOnPost(trx, postId, commentId, viewer);
         if (comment.user_id !== viewer.id) throw badRequest(ErrorMessages.editCommentNotOwner);
         await repo.updateCommentText(trx, commentId, text, Date.now());
         events.record({
@@ -157,7 +158,7 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
     /** The comment's author or the post's author may delete it. */
     async remove(viewer: Viewer, postId: string, commentId: string): Promise<{ post: Post }> {
       await transact(async (trx, events) => {
-        const { post, comment } = await lockedCommentOnPost(trx, postId, commentId);
+        const { post, comment } = await lockedCommentOnPost(trx, postId, commentId, viewer);
         if (comment.user_id !== viewer.id && post.user_id !== viewer.id) {
           throw badRequest(ErrorMessages.deleteCommentNotOwner);
         }
@@ -175,6 +176,7 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
           },
         });
       });
+      posts.changed(postId);
       return { post: await posts.card(postId, viewer) };
     },
 
@@ -187,7 +189,7 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
     ): Promise<Comment> {
       const value = direction === 'up' ? 1 : -1;
       return db.transaction().execute(async (trx) => {
-        await lockedCommentOnPost(trx, postId, commentId);
+        await lockedCommentOnPost(trx, postId, commentId, viewer);
         const one = { up: direction === 'up' ? 1 : 0, down: direction === 'down' ? 1 : 0 };
         if (await repo.insertVote(trx, commentId, viewer.id, value)) {
           await repo.adjustVoteCounts(trx, commentId, one);

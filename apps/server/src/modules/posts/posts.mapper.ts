@@ -1,10 +1,23 @@
 import type { Post } from '@perch/contract';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../db/dialect';
+import type { PostCard } from './post-cards';
 import type { PostCardRow } from './posts.repository';
 
-export function toPost(row: PostCardRow, viewer: { id: string; username: string } | null): Post {
-  const liked = viewer !== null && sqlBoolean(row.liked);
+type Reader = { id: string; username: string } | null;
+
+export function toPost(row: PostCardRow, viewer: Reader): Post {
+  return toPostWithFlags(row, row.liked, row.bookmarked, viewer);
+}
+
+/** A card as the viewer sees it, given their flags ('liked', 'bookmarked') read apart. */
+export function toPostWithFlags(
+  row: PostCard,
+  likedFlag: unknown,
+  bookmarkedFlag: unknown,
+  viewer: Reader,
+): Post {
+  const liked = viewer !== null && sqlBoolean(likedFlag);
   return {
     _id: row.id,
     id: row.id,
@@ -29,6 +42,6 @@ export function toPost(row: PostCardRow, viewer: { id: string; username: string 
     },
     commentCount: row.comment_count,
     likedByViewer: liked,
-    bookmarkedByViewer: viewer !== null && sqlBoolean(row.bookmarked),
+    bookmarkedByViewer: viewer !== null && sqlBoolean(bookmarkedFlag),
   };
 }

@@ -1,5 +1,6 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -228,28 +229,19 @@ export function findPostOwner(
     .executeTakeFirst();
 }
 
-export interface LockedPost {
-  id: string;
-  user_id: string;
-  content: string;
-  media_url: string | null;
-  like_count: number;
-  comment_count: number;
-}
-
 /**
- * Reads a post for a change, holding its row until the transaction ends (a no-op update takes the
- * row lock on PostgreSQL; SQLite runs one write transaction at a time anyway). Every change to a
- * post or to its likes, comments, votes and bookmarks takes this lock first, so that changes racing
- * each other or a delete queue up in one order instead of deadlocking.
+ * Reads a post's card for a change, holding its row until the transaction ends (PostgreSQL: FOR
+ * UPDATE; SQLite runs one write transaction at a time anyway). Every change to a post or to its
+ * likes, comments, votes and bookmarks takes this lock first, so that changes racing each other or
+ * a delete queue up in one order instead of deadlocking; the answer's card is built from this row.
  */
-export function lockPostForChange(db: Db, postId: string): Promise<LockedPost | undefined> {
-  return db
-    .updateTable('posts')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', postId)
-    .returning(['id', 'user_id', 'content', 'media_url', 'like_count', 'comment_count'])
-    .executeTakeFirst();
+export function lockPostForChange(
+  db: Db,
+  postId: string,
+  viewerId: string,
+): Promise<PostCardRow | undefined> {
+  const card = cardQuery(db, viewerId).where('p.id', '=', postId);
+  return (isPostgres(db) ? card.forUpdate('p') : card).executeTakeFirst();
 }
 
 export async function insertPost(

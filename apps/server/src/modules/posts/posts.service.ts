@@ -17,6 +17,9 @@ import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MediaService } from '../media/media.service';
 import type { UsersService } from '../users/users.service';
+import type { TimelinesService } from '../timelines/timelines.service';
+import { createHomeFeed } from './home-feed';
+import type { PostCards } from './post-cards';
 import { toPost } from './posts.mapper';
 import * as repo from './posts.repository';
 
@@ -53,29 +56,64 @@ function cursorValues(sort: FeedQuery['sort']) {
 
 export interface PostsServiceDeps {
   db: Db;
+  /** Where lists are read (a read-only connection on SQLite); db by default. */
+  reads?: Db;
+  timelines: Pick<TimelinesService, 'page' | 'posted'>;
+  cards: PostCards;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
   users: Pick<UsersService, 'idOf'>;
 }
 
-export function createPostsService({ db, transact, media, users }: PostsServiceDeps) {
+export function createPostsService({
+  db,
+  reads = db,
+  transact,
+  media,
+  users,
+  timelines,
+  cards,
+}: PostsServiceDeps) {
+  /** A page of card rows as the query over posts computes it. */
+  async function pullRows(base: repo.PostListQuery): Promise<repo.PostCardRow[]> {
+    let rows: repo.PostCardRow[] = [];
+    for (const since of timeWindows(base)) {
+      rows = await repo.listPostCards(reads, { ...base, since });
+      if (rows.length > base.limit) break;
+    }
+    return rows;
+  }
+
+  const home = createHomeFeed({
+    timelines,
+    cards,
+    pull: (viewer, after, limit) =>
+      pullRows({
+        viewerId: viewer.id,
+        filter: { kind: 'home', viewerId: viewer.id },
+        sort: 'latest',
+        after,
+        limit: limit - 1,
+      }),
+  });
+
   async function list(
     viewer: Viewer | null,
     filter: repo.PostFilter,
     query: FeedQuery,
   ): Promise<PostPage> {
-    const base = {
+    const after = keysetOf(query);
+    if (filter.kind === 'home' && viewer) {
+      const page = await home(viewer, query, after);
+      if (page) return page;
+    }
+    const rows = await pullRows({
       viewerId: viewer?.id ?? null,
       filter,
       sort: query.sort,
-      after: keysetOf(query),
+      after,
       limit: query.limit,
-    };
-    let rows: repo.PostCardRow[] = [];
-    for (const since of timeWindows(base)) {
-      rows = await repo.listPostCards(db, { ...base, since });
-      if (rows.length > query.limit) break;
-    }
+    });
     const { items, nextCursor } = pageOf(rows, query.limit, cursorValues(query.sort));
     return { posts: items.map((row) => toPost(row, viewer)), nextCursor };
   }
@@ -87,8 +125,8 @@ export function createPostsService({ db, transact, media, users }: PostsServiceD
   }
 
   /** The post, locked for a change in this transaction (see lockPostForChange); 404 if gone. */
-  async function lockedPost(trx: Db, postId: string): Promise<repo.LockedPost> {
-    const post = await repo.lockPostForChange(trx, postId);
+  async function lockedPost(trx: Db, postId: string, viewer: Viewer): Promise<repo.PostCardRow> {
+    const post = await repo.lockPostForChange(trx, postId, viewer.id);
     if (!post) throw notFound(ErrorMessages.postNotFound);
     return post;
   }
@@ -133,6 +171,12 @@ export function createPostsService({ db, transact, media, users }: PostsServiceD
 
     /** Comments keep the post's counter in their own transaction. */
     adjustCommentCount: repo.adjustCommentCount,
+    /** After a change under the post committed: its card is read again. */
+    changed: (postId: string): void => {
+      cards.forget(postId);
+    },
+    /** A row read for a change (lockedPost), as the API answers it. */
+    asPost: toPost,
 
     async create(viewer: Viewer, input: PostInput): Promise<Post> {
       const now = Date.now();
@@ -147,6 +191,7 @@ export function createPostsService({ db, transact, media, users }: PostsServiceD
           created_at: now,
         });
         await repo.adjustPostsCount(trx, viewer.id, 1);
+        await timelines.posted(trx, viewer.id, id);
         events.record({ type: 'post.created', payload: { postId: id, authorId: viewer.id } });
       });
       return card(id, viewer);
@@ -154,8 +199,8 @@ export function createPostsService({ db, transact, media, users }: PostsServiceD
 
     async edit(viewer: Viewer, postId: string, input: PostInput): Promise<Post> {
       // Locked so that two concurrent edits apply one after the other, each to the other's result.
-      return transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId);
+      const edited = await transact(async (trx, events) => {
+        const post = await lockedPost(trx, postId, viewer);
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.editPostNotOwner);
         const content = input.content ?? post.content;
         const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
@@ -177,11 +222,13 @@ export function createPostsService({ db, transact, media, users }: PostsServiceD
         });
         return card(postId, viewer, trx);
       });
+      cards.forget(postId);
+      return edited;
     },
 
     async remove(viewer: Viewer, postId: string): Promise<void> {
       await transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId);
+        const post = await lockedPost(trx, postId, viewer);
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.deletePostNotOwner);
         await repo.deletePost(trx, postId);
         await repo.adjustPostsCount(trx, viewer.id, -1);
@@ -190,11 +237,12 @@ export function createPostsService({ db, transact, media, users }: PostsServiceD
           payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
         });
       });
+      cards.forget(postId);
     },
 
     async like(viewer: Viewer, postId: string): Promise<Post> {
-      return transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId);
+      const liked = await transact(async (trx, events) => {
+        const post = await lockedPost(trx, postId, viewer);
         if (!(await repo.insertLike(trx, postId, viewer.id, Date.now()))) {
           throw badRequest(ErrorMessages.alreadyLiked);
         }
@@ -208,13 +256,15 @@ export function createPostsService({ db, transact, media, users }: PostsServiceD
             likeCount: post.like_count + 1,
           },
         });
-        return card(postId, viewer, trx);
+        return toPost({ ...post, like_count: post.like_count + 1, liked: true }, viewer);
       });
+      cards.forget(postId);
+      return liked;
     },
 
     async dislike(viewer: Viewer, postId: string): Promise<Post> {
-      return transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId);
+      const disliked = await transact(async (trx, events) => {
+        const post = await lockedPost(trx, postId, viewer);
         if (!(await repo.deleteLike(trx, postId, viewer.id))) {
           throw badRequest(
             post.like_count === 0 ? ErrorMessages.likeBelowZero : ErrorMessages.alreadyDisliked,
@@ -230,8 +280,10 @@ export function createPostsService({ db, transact, media, users }: PostsServiceD
             likeCount: post.like_count - 1,
           },
         });
-        return card(postId, viewer, trx);
+        return toPost({ ...post, like_count: post.like_count - 1, liked: false }, viewer);
       });
+      cards.forget(postId);
+      return disliked;
     },
   };
 }

@@ -18,6 +18,7 @@ import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import type { MediaService } from '../media/media.service';
+import type { TimelinesService } from '../timelines/timelines.service';
 import { toUser, toUserStub } from './users.mapper';
 import * as repo from './users.repository';
 
@@ -35,9 +36,11 @@ export interface UsersServiceDeps {
   db: Db;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
+  /** Home timelines follow follows (in the follow's transaction). */
+  timelines?: Pick<TimelinesService, 'followed' | 'unfollowed'>;
 }
 
-export function createUsersService({ db, transact, media }: UsersServiceDeps) {
+export function createUsersService({ db, transact, media, timelines }: UsersServiceDeps) {
   async function listedById(id: string, viewer: Viewer, trx: Db = db): Promise<User> {
     const row = await repo.findListedUserById(trx, id, viewer.id);
     if (!row) throw notFound(ErrorMessages.userNotFound);
@@ -74,6 +77,8 @@ export function createUsersService({ db, transact, media }: UsersServiceDeps) {
           await repo.adjustFollowCount(trx, id, column, delta);
         }
       }
+      if (follow) await timelines?.followed(trx, viewer.id, userId);
+      else await timelines?.unfollowed(trx, viewer.id, userId);
       const user = await listedById(viewer.id, viewer, trx);
       const followUser = await listedById(userId, viewer, trx);
       events.record({

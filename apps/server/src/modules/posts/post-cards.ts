@@ -1,0 +1,109 @@
+import type { PublishedEvent } from '@perch/contract';
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import { compiledQuery } from '../../db/compiled';
+import { idList, idListValue } from '../../db/dialect';
+import type { Database } from '../../db/schema';
+import type { PostCardRow } from './posts.repository';
+
+type Db = Kysely<Database>;
+
+/** What every reader sees of a post: the card without the reader's own flags. */
+export type PostCard = Omit<PostCardRow, 'liked' | 'bookmarked'>;
+
+const cardsAmong = compiledQuery((db: Db, ids: unknown) =>
+  db
+    .selectFrom('posts as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select([
+      'p.id',
+      'p.user_id',
+      'p.content',
+      'p.media_url',
+      'p.like_count',
+      'p.comment_count',
+      'p.created_at',
+      'p.updated_at',
+      'u.username',
+      'u.first_name',
+      'u.last_name',
+      'u.avatar_url',
+    ])
+    .where('p.id', 'in', idList(db, ids)),
+);
+
+export interface PostCardsDeps {
+  /** Where cards are read from (a read-only connection on SQLite). */
+  reads: Db;
+  /** Cards kept. */
+  max: number;
+}
+
+/**
+ * Post cards by id, kept in a bounded cache: a page of posts is then a page of ids. Every change
+ * to what a card shows is an event (edit, delete, like, comment, profile edit): each process drops
+ * the cards those events name when the relay hands them on; the process that made a change drops
+ * its card at once, so its member reads their own write.
+ */
+export function createPostCards({ reads, max }: PostCardsDeps) {
+  const cards = new LRUCache<string, PostCard>({ max });
+  // Cards read while a change was being dropped may predate it: those are used but not kept.
+  let changes = 0;
+
+  function forget(postId: string): void {
+    changes += 1;
+    cards.delete(postId);
+  }
+
+  function forgetAuthor(userId: string): void {
+    changes += 1;
+    for (const [id, card] of cards.entries()) if (card.user_id === userId) cards.delete(id);
+  }
+
+  function onEvent(event: PublishedEvent): void {
+    switch (event.type) {
+      case 'post.edited':
+      case 'post.deleted':
+      case 'post.liked':
+      case 'post.unliked':
+      case 'comment.added':
+      case 'comment.deleted':
+        forget(event.payload.postId);
+        break;
+      case 'profile.edited':
+        forgetAuthor(event.payload.userId);
+        break;
+      default:
+        break;
+    }
+  }
+
+  return {
+    /** The cards of the posts among `ids` that exist. */
+    async of(ids: readonly string[]): Promise<Map<string, PostCard>> {
+      const found = new Map<string, PostCard>();
+      const missing: string[] = [];
+      for (const id of ids) {
+        const card = cards.get(id);
+        if (card) found.set(id, card);
+        else missing.push(id);
+      }
+      if (missing.length === 0) return found;
+      const before = changes;
+      const rows = await cardsAmong(reads, idListValue(reads, missing));
+      const keep = changes === before;
+      for (const row of rows) {
+        found.set(row.id, row);
+        if (keep) cards.set(row.id, row);
+      }
+      return found;
+    },
+    forget,
+    /** For relay.listen: drops the cards that committed events changed. */
+    listener: (events: readonly PublishedEvent[]): void => {
+      for (const event of events) onEvent(event);
+    },
+  };
+}
+
+export type PostCards = ReturnType<typeof createPostCards>;

@@ -1,0 +1,355 @@
+import { sql, type Kysely } from 'kysely';
+import { compiledQuery } from '../../db/compiled';
+import { idList } from '../../db/dialect';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+/**
+ * Post ids are ULIDs minted from the post's creation time (lib/ids), so ordering entries by post
+ * id is ordering Home by (created_at, id): a page is one range of the timeline's primary key.
+ */
+
+export interface TimelineState {
+  floor: string;
+  read_at: number;
+}
+
+export interface EntryKey {
+  id: string;
+  liked: unknown;
+  bookmarked: unknown;
+}
+
+export interface RankedEntry {
+  id: string;
+  like_count: number;
+  created_at: number;
+}
+
+/** An id above every post id: where a first page starts. */
+export const TOP = '~';
+
+export function findTimeline(db: Db, userId: string): Promise<TimelineState | undefined> {
+  return db
+    .selectFrom('home_timelines')
+    .select(['floor', 'read_at'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A page of the timeline below `beforeId`, newest first, with the member's own flags. */
+export const pageOfTimeline = compiledQuery(
+  (db: Db, userId: string, beforeId: string, limit: number) =>
+    db
+      .selectFrom('home_timeline_entries as e')
+      .select('e.post_id as id')
+      .select((eb) => [
+        eb
+          .exists(
+            eb
+              .selectFrom('likes')
+              .select('likes.post_id')
+              .where('likes.user_id', '=', userId)
+              .whereRef('likes.post_id', '=', 'e.post_id'),
+          )
+          .as('liked'),
+        eb
+          .exists(
+            eb
+              .selectFrom('bookmarks')
+              .select('bookmarks.post_id')
+              .where('bookmarks.user_id', '=', userId)
+              .whereRef('bookmarks.post_id', '=', 'e.post_id'),
+          )
+          .as('bookmarked'),
+      ])
+      .where('e.user_id', '=', userId)
+      .where('e.post_id', '<', beforeId)
+      .orderBy('e.post_id', 'desc')
+      .limit(limit),
+);
+
+/** Every post of the timeline with what trending orders by. */
+export const rankedEntries = compiledQuery((db: Db, userId: string) =>
+  db
+    .selectFrom('home_timeline_entries as e')
+    .innerJoin('posts as p', 'p.id', 'e.post_id')
+    .select(['e.post_id as id', 'p.like_count', 'p.created_at'])
+    .where('e.user_id', '=', userId),
+);
+
+/** Starts a member's timeline; false when it already exists. */
+export async function createTimeline(db: Db, userId: string, now: number): Promise<boolean> {
+  const result = await db
+    .insertInto('home_timelines')
+    .values({ user_id: userId, read_at: now })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export async function touchTimeline(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('home_timelines')
+    .set({ read_at: now })
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Drops the timelines nobody read since `before` (their entries go with them). */
+export async function dropTimelinesReadBefore(db: Db, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('home_timelines')
+    .where('read_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Raises the floor (it never goes down: entries are complete only above the highest one). */
+export async function raiseFloor(db: Db, userId: string, floor: string): Promise<void> {
+  await db
+    .updateTable('home_timelines')
+    .set({ floor })
+    .where('user_id', '=', userId)
+    .where('floor', '<', floor)
+    .execute();
+}
+
+/**
+ * Writes the newest `limit` posts of the member's Home (their own and those of everyone they
+ * follow) newer than `afterId` into their timeline; answers how many it wrote.
+ */
+export async function fillFromFollows(
+  db: Db,
+  userId: string,
+  limit: number,
+  afterId = '',
+): Promise<number> {
+  const result = await db
+    .insertInto('home_timeline_entries')
+    .columns(['user_id', 'post_id', 'author_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('posts as p')
+        .select([eb.val(userId).as('user_id'), 'p.id', 'p.user_id'])
+        .where(
+          'p.user_id',
+          'in',
+          sql<string>`(select followee_id from follows where follower_id = ${userId} union all select ${userId})`,
+        )
+        .where('p.id', '>', afterId)
+        .orderBy('p.created_at', 'desc')
+        .orderBy('p.id', 'desc')
+        .limit(limit),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n);
+}
+
+/** The `rank`-th newest entry (1 is the newest), if the timeline holds that many. */
+export async function entryAtRank(
+  db: Db,
+  userId: string,
+  rank: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('home_timeline_entries')
+    .select('post_id')
+    .where('user_id', '=', userId)
+    .orderBy('post_id', 'desc')
+    .limit(1)
+    .offset(rank - 1)
+    .executeTakeFirst();
+  return row?.post_id;
+}
+
+export async function newestEntry(db: Db, userId: string): Promise<string | undefined> {
+  return entryAtRank(db, userId, 1);
+}
+
+export async function deleteEntriesBelow(db: Db, userId: string, postId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('home_timeline_entries')
+    .where('user_id', '=', userId)
+    .where('post_id', '<', postId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Adds the post to the author's own timeline, when they have one. */
+export async function addToOwnTimeline(db: Db, authorId: string, postId: string): Promise<void> {
+  await db
+    .insertInto('home_timeline_entries')
+    .columns(['user_id', 'post_id', 'author_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('home_timelines as h')
+        .select(['h.user_id', eb.val(postId).as('post_id'), eb.val(authorId).as('author_id')])
+        .where('h.user_id', '=', authorId),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/**
+ * Writes the post into the timelines of the author's followers who keep one (and the author's
+ * own); answers whose timelines gained it. A post deleted meanwhile writes nothing. Two plans for
+ * one result: walking the author's followers suits most authors; walking the kept timelines
+ * suits one followed by more members than keep a timeline (a member followed by a third of the
+ * instance, when few read Home). `via` picks one; the order of the joins forces it on SQLite.
+ */
+export async function fanOutPost(
+  db: Db,
+  post: { id: string; authorId: string },
+  via: 'followers' | 'timelines',
+): Promise<string[]> {
+  const recipients =
+    via === 'followers'
+      ? sql`select h.user_id, h.floor from follows f cross join home_timelines h
+            where f.followee_id = ${post.authorId} and h.user_id = f.follower_id`
+      : sql`select h.user_id, h.floor from home_timelines h
+            where exists (select 1 from follows f
+                          where f.follower_id = h.user_id and f.followee_id = ${post.authorId})`;
+  const result = await sql<{ user_id: string }>`
+    insert into home_timeline_entries (user_id, post_id, author_id)
+    select r.user_id, p.id, p.user_id
+    from posts p cross join (
+      ${recipients}
+      union all
+      select h.user_id, h.floor from home_timelines h where h.user_id = ${post.authorId}
+    ) r
+    where p.id = ${post.id} and p.user_id = ${post.authorId} and p.id >= r.floor
+    on conflict do nothing
+    returning user_id`.execute(db);
+  return result.rows.map((row) => row.user_id);
+}
+
+/** How many members keep a timeline. */
+export async function countTimelines(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('home_timelines')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The timelines, a slice at a time in user id order (for trimming each). */
+export async function listTimelineOwners(
+  db: Db,
+  afterUserId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('home_timelines')
+    .select('user_id')
+    .where('user_id', '>', afterUserId)
+    .orderBy('user_id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+/**
+ * Writes the newest `limit` posts of `authorId` at or above the floor into the member's timeline
+ * (after a follow).
+ */
+export async function backfillAuthor(
+  db: Db,
+  userId: string,
+  authorId: string,
+  limit: number,
+): Promise<void> {
+  await db
+    .insertInto('home_timeline_entries')
+    .columns(['user_id', 'post_id', 'author_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('home_timelines as h')
+        .innerJoin('posts as p', (join) => join.on('p.user_id', '=', authorId))
+        .select(['h.user_id', 'p.id', 'p.user_id as author_id'])
+        .where('h.user_id', '=', userId)
+        .whereRef('p.id', '>=', 'h.floor')
+        .orderBy('p.created_at', 'desc')
+        .orderBy('p.id', 'desc')
+        .limit(limit),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** The `rank`-th newest post of the author (1 is the newest), if they wrote that many. */
+export async function authorPostAtRank(
+  db: Db,
+  authorId: string,
+  rank: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('user_id', '=', authorId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(rank - 1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function removeAuthor(db: Db, userId: string, authorId: string): Promise<void> {
+  await db
+    .deleteFrom('home_timeline_entries')
+    .where('user_id', '=', userId)
+    .where('author_id', '=', authorId)
+    .execute();
+}
+
+/** Removes entries of authors the member no longer follows (after a race with an unfollow). */
+export async function removeUnfollowed(db: Db, userId: string): Promise<void> {
+  await db
+    .deleteFrom('home_timeline_entries')
+    .where('user_id', '=', userId)
+    .where('author_id', '<>', userId)
+    .where('author_id', 'not in', (eb) =>
+      eb.selectFrom('follows').select('followee_id').where('follower_id', '=', userId),
+    )
+    .execute();
+}
+
+/** Of the posts in `ids` (see idListValue), those the member liked or bookmarked. */
+export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =>
+  db
+    .selectFrom('posts as p')
+    .select('p.id')
+    .select((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('likes')
+            .select('likes.post_id')
+            .where('likes.user_id', '=', userId)
+            .whereRef('likes.post_id', '=', 'p.id'),
+        )
+        .as('liked'),
+      eb
+        .exists(
+          eb
+            .selectFrom('bookmarks')
+            .select('bookmarks.post_id')
+            .where('bookmarks.user_id', '=', userId)
+            .whereRef('bookmarks.post_id', '=', 'p.id'),
+        )
+        .as('bookmarked'),
+    ])
+    .where('p.id', 'in', idList(db, ids)),
+);
+
+export async function followersCountOf(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select('followers_count')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.followers_count ?? 0;
+}

@@ -1,0 +1,288 @@
+import type { PostSort, PublishedEvent } from '@perch/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../../db/schema';
+import { idListValue } from '../../db/dialect';
+import type { DurableConsumer } from '../../events/consumer';
+import * as repo from './timelines.repository';
+import { rankTrending, trendingAfter, type Ranked } from './trending';
+
+type Db = Kysely<Database>;
+
+/** A page's posts as the timeline gives them: ids, the reader's flags, what trending ranked by. */
+export interface TimelineKey {
+  id: string;
+  liked: unknown;
+  bookmarked: unknown;
+  /** Trending only: the like count the page was ordered by (its cursor must carry the same). */
+  likeCount?: number;
+  createdAt?: number;
+}
+
+export interface TimelinePage {
+  keys: TimelineKey[];
+  /**
+   * For latest: the post id below which the timeline does not reach ('' when it holds all of
+   * Home, null when the page is full anyway); older posts come from the query over follows.
+   */
+  floor: string | null;
+}
+
+export interface TimelinesServiceDeps {
+  db: Db;
+  /** Where hot reads go (a read-only connection on SQLite). */
+  reads?: Db;
+  log: Pick<FastifyBaseLogger, 'error'>;
+  /** Entries kept per member: the newest posts of their Home. */
+  length: number;
+  /** How long a member's trending order is reused before it is ranked again. */
+  rankingTtlMs?: number;
+}
+
+const TOUCH_EVERY_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Home timelines, written on post (the design of Mastodon's home feeds): each member who reads Home
+ * keeps the ids of its newest posts. The author's own timeline gains a post in the post's
+ * transaction, followers' timelines through the `timelines` consumer after commit; following and
+ * unfollowing change the member's own timeline at once, and the consumer applies them again, so
+ * that on PostgreSQL a post and a follow committed side by side still meet. Deleting a post or a
+ * member removes entries through foreign keys. A timeline is built on its member's first read of
+ * Home (that read is answered by the query over follows) and dropped after long disuse.
+ */
+export function createTimelinesService({
+  db,
+  reads = db,
+  log,
+  length,
+  rankingTtlMs = 10_000,
+}: TimelinesServiceDeps) {
+  const building = new Map<string, Promise<void>>();
+  const touched = new LRUCache<string, number>({ max: 20_000 });
+  const rankings = new LRUCache<string, Ranked[]>({ max: 2_000, ttl: rankingTtlMs });
+
+  /** Keeps the newest `length` entries; the floor rises to the oldest one kept. */
+  async function trim(trx: Db, userId: string): Promise<void> {
+    const oldestKept = await repo.entryAtRank(trx, userId, length);
+    if (oldestKept === undefined) return;
+    if ((await repo.deleteEntriesBelow(trx, userId, oldestKept)) > 0) {
+      await repo.raiseFloor(trx, userId, oldestKept);
+    }
+  }
+
+  async function build(userId: string): Promise<void> {
+    const created = await db.transaction().execute(async (trx) => {
+      if (!(await repo.createTimeline(trx, userId, Date.now()))) return false;
+      if ((await repo.fillFromFollows(trx, userId, length)) === length) {
+        const oldest = await repo.entryAtRank(trx, userId, length);
+        if (oldest !== undefined) await repo.raiseFloor(trx, userId, oldest);
+      }
+      return true;
+    });
+    if (!created) return;
+    // Posts and unfollows committed while it was built reached no timeline of this member (the
+    // consumer did not see it yet): they are applied once more, now that it is visible.
+    await db.transaction().execute(async (trx) => {
+      const newest = (await repo.newestEntry(trx, userId)) ?? '';
+      await repo.fillFromFollows(trx, userId, length, newest);
+      await repo.removeUnfollowed(trx, userId);
+      await trim(trx, userId);
+    });
+  }
+
+  /** Builds the member's timeline in the background, once however many reads ask. */
+  function buildSoon(userId: string): void {
+    if (building.has(userId)) return;
+    const run = build(userId)
+      .catch((error: unknown) => {
+        log.error({ err: error, userId }, 'could not build a home timeline');
+      })
+      .finally(() => building.delete(userId));
+    building.set(userId, run);
+  }
+
+  /** Notes that the member reads Home (at most once in a while per process: it is a write). */
+  function touch(userId: string): void {
+    const now = Date.now();
+    if (now - (touched.get(userId) ?? 0) < TOUCH_EVERY_MS) return;
+    touched.set(userId, now);
+    repo.touchTimeline(db, userId, now).catch((error: unknown) => {
+      log.error({ err: error, userId }, 'could not note a home read');
+    });
+  }
+
+  /** The timeline's state, or null (and a build begins) when the member keeps none yet. */
+  async function stateOf(userId: string): Promise<repo.TimelineState | null> {
+    const state = await repo.findTimeline(reads, userId);
+    if (!state) {
+      buildSoon(userId);
+      return null;
+    }
+    touch(userId);
+    return state;
+  }
+
+  async function latest(userId: string, afterId: string | null, limit: number) {
+    const keys = await repo.pageOfTimeline(reads, userId, afterId ?? repo.TOP, limit + 1);
+    if (keys.length > limit) {
+      touch(userId);
+      return { keys, floor: null };
+    }
+    const state = await stateOf(userId);
+    return state ? { keys, floor: state.floor } : null;
+  }
+
+  async function ranking(userId: string): Promise<Ranked[] | null> {
+    const cached = rankings.get(userId);
+    if (cached) return cached;
+    const state = await stateOf(userId);
+    if (!state) return null;
+    const ranked = rankTrending(await repo.rankedEntries(reads, userId));
+    rankings.set(userId, ranked);
+    return ranked;
+  }
+
+  /**
+   * Trending on Home ranks the timeline's posts (the newest `length` of Home) by likes. The order
+   * is kept for a few seconds per member, so paging does not rank them again for every page; the
+   * counts shown are always current (they come from the cards).
+   */
+  async function trending(
+    userId: string,
+    after: readonly [number, number, string] | null,
+    limit: number,
+  ): Promise<TimelinePage | null> {
+    const ranked = await ranking(userId);
+    if (!ranked) return null;
+    const slice = trendingAfter(ranked, after).slice(0, limit + 1);
+    const ids = idListValue(
+      reads,
+      slice.map((entry) => entry.id),
+    );
+    const flags = await repo.flagsAmong(reads, userId, ids);
+    const flagged = new Map(flags.map((row) => [row.id, row]));
+    const keys = slice.map(({ id, likeCount, createdAt }) => ({
+      id,
+      liked: flagged.get(id)?.liked ?? 0,
+      bookmarked: flagged.get(id)?.bookmarked ?? 0,
+      likeCount,
+      createdAt,
+    }));
+    return { keys, floor: '' };
+  }
+
+  const consumer: DurableConsumer = {
+    name: 'timelines',
+    types: new Set(['post.created', 'member.followed', 'member.unfollowed']),
+    async handle(trx, events) {
+      let timelines: number | null = null;
+      for (const event of events) {
+        if (event.type === 'post.created') {
+          timelines ??= await repo.countTimelines(trx);
+          const { postId, authorId } = event.payload;
+          const followers = await repo.followersCountOf(trx, authorId);
+          await repo.fanOutPost(
+            trx,
+            { id: postId, authorId },
+            followers > timelines ? 'timelines' : 'followers',
+          );
+        } else if (event.type === 'member.followed') {
+          await followed(trx, event.payload.followerId, event.payload.followeeId);
+        } else if (event.type === 'member.unfollowed') {
+          const { followerId, followeeId } = event.payload;
+          await repo.removeAuthor(trx, followerId, followeeId);
+        }
+      }
+    },
+  };
+
+  /** The followee's posts join the member's timeline (none when they keep no timeline). */
+  async function followed(trx: Db, followerId: string, followeeId: string): Promise<void> {
+    await repo.backfillAuthor(trx, followerId, followeeId, length);
+    // More of the followee's posts above the floor than fit: the timeline reaches only as far down
+    // as the oldest of them that fitted.
+    const oldestFitted = await repo.authorPostAtRank(trx, followeeId, length);
+    if (oldestFitted !== undefined) {
+      await repo.raiseFloor(trx, followerId, oldestFitted);
+      await repo.deleteEntriesBelow(trx, followerId, oldestFitted);
+    }
+    await trim(trx, followerId);
+  }
+
+  return {
+    consumer,
+
+    /**
+     * A page of the member's Home from their timeline, or null when they keep none yet (the
+     * caller answers from follows; the timeline is being built).
+     */
+    async page(
+      userId: string,
+      sort: PostSort,
+      after: readonly [number, string] | readonly [number, number, string] | null,
+      limit: number,
+    ): Promise<TimelinePage | null> {
+      if (sort === 'trending') {
+        return trending(userId, after?.length === 3 ? after : null, limit);
+      }
+      if (sort !== 'latest') return null;
+      return latest(userId, after ? String(after[after.length - 1]) : null, limit);
+    },
+
+    /** In the post's transaction: the author sees their post on Home at once. */
+    posted: (trx: Db, authorId: string, postId: string) =>
+      repo.addToOwnTimeline(trx, authorId, postId),
+    /** In the follow's transaction. */
+    followed,
+    /** In the unfollow's transaction. */
+    unfollowed: (trx: Db, followerId: string, followeeId: string) =>
+      repo.removeAuthor(trx, followerId, followeeId),
+
+    /**
+     * For relay.listen: a member's trending order is ranked again after their own changes (a like,
+     * a follow, a post), so that they see them at once; others' likes show within rankingTtlMs.
+     */
+    listener: (events: readonly PublishedEvent[]): void => {
+      for (const event of events) {
+        switch (event.type) {
+          case 'post.liked':
+          case 'post.unliked':
+            rankings.delete(event.payload.userId);
+            break;
+          case 'member.followed':
+          case 'member.unfollowed':
+            rankings.delete(event.payload.followerId);
+            break;
+          case 'post.created':
+            rankings.delete(event.payload.authorId);
+            break;
+          default:
+            break;
+        }
+      }
+    },
+
+    /** Trims every timeline to its length (scheduled). */
+    async trimAll(): Promise<void> {
+      let after = '';
+      for (;;) {
+        const owners = await repo.listTimelineOwners(db, after, 200);
+        for (const userId of owners) await db.transaction().execute((trx) => trim(trx, userId));
+        const last = owners[owners.length - 1];
+        if (last === undefined || owners.length < 200) return;
+        after = last;
+      }
+    },
+
+    /** Drops the timelines of members who have not read Home since `before` (scheduled). */
+    dropIdle: (before: number) => repo.dropTimelinesReadBefore(db, before),
+
+    /** Waits for timelines being built (tests, shutdown). */
+    async idle(): Promise<void> {
+      await Promise.all([...building.values()]);
+    },
+  };
+}
+
+export type TimelinesService = ReturnType<typeof createTimelinesService>;
