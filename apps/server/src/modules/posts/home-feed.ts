@@ -1,21 +1,21 @@
-import type { FeedQuery, Post, PostPage } from '@perch/contract';
+import type { FeedQuery, PostPage } from '@perch/contract';
 import { decodeTime } from 'ulid';
 import type { Viewer } from '../../auth/viewer';
 import { encodeCursor } from '../../lib/cursor';
-import type { TimelineKey, TimelinesService } from '../timelines/timelines.service';
-import type { PostCards } from './post-cards';
-import { toPost, toPostWithFlags } from './posts.mapper';
-import type { PostCardRow, PostKeyset } from './posts.repository';
+import type { TimelinesService } from '../timelines/timelines.service';
+import type { Hydrate, PagePost } from './hydrate';
+import { faceToPost } from './posts.mapper';
+import type { PostKeyset } from './posts.repository';
 
 export interface HomeFeedDeps {
   timelines: Pick<TimelinesService, 'page'>;
-  cards: Pick<PostCards, 'of'>;
+  hydrate: Hydrate;
   /** Home computed from follows, for posts older than the timeline reaches. */
-  pull: (viewer: Viewer, after: readonly [number, string], limit: number) => Promise<PostCardRow[]>;
+  pull: (viewer: Viewer, after: readonly [number, string], limit: number) => Promise<PagePost[]>;
 }
 
 interface Item {
-  post: Post;
+  post: PagePost;
   cursor: (string | number)[];
 }
 
@@ -27,30 +27,14 @@ function positionOf(postId: string): [number, string] {
 const before = (a: readonly [number, string], b: readonly [number, string]) =>
   a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
-/**
- * Home read from the member's timeline: a page of ids with the member's flags, cards from the card
- * cache, and, past the oldest post the timeline holds, the posts of the query over follows. Null
- * when the member keeps no timeline yet (the caller answers from follows alone).
- */
-export function createHomeFeed({ timelines, cards, pull }: HomeFeedDeps) {
-  async function itemsOf(keys: readonly TimelineKey[], viewer: Viewer): Promise<Item[]> {
-    const found = await cards.of(keys.map((key) => key.id));
-    const items: Item[] = [];
-    for (const key of keys) {
-      const card = found.get(key.id);
-      // A post deleted since the page was read is left out.
-      if (!card) continue;
-      items.push({
-        post: toPostWithFlags(card, key.liked, key.bookmarked, viewer),
-        cursor:
-          key.likeCount === undefined
-            ? [card.created_at, card.id]
-            : [key.likeCount, key.createdAt ?? card.created_at, card.id],
-      });
-    }
-    return items;
-  }
+const latestCursor = (post: PagePost) => [post.face.card.created_at, post.face.card.id];
 
+/**
+ * Home read from the member's timeline: a page of ids, cards from the card cache, and, past the
+ * oldest post the timeline holds, the posts of the query over follows. Null when the member keeps
+ * no timeline yet (the caller answers from follows alone).
+ */
+export function createHomeFeed({ timelines, hydrate, pull }: HomeFeedDeps) {
   return async function home(
     viewer: Viewer,
     query: FeedQuery,
@@ -59,22 +43,30 @@ export function createHomeFeed({ timelines, cards, pull }: HomeFeedDeps) {
     const { limit } = query;
     const page = await timelines.page(viewer.id, query.sort, after, limit);
     if (!page) return null;
-    const items = await itemsOf(page.keys, viewer);
+    const ranks = new Map(page.keys.map((key) => [key.id, key]));
+    const items: Item[] = (await hydrate(page.keys, viewer.id)).map((post) => {
+      const rank = ranks.get(post.face.card.id);
+      return {
+        post,
+        cursor:
+          rank?.likeCount === undefined
+            ? latestCursor(post)
+            : [rank.likeCount, rank.createdAt ?? post.face.card.created_at, post.face.card.id],
+      };
+    });
     let more = page.keys.length > limit;
     if (!more && page.floor) {
       // The timeline holds no more: continue below its oldest post (or the cursor, if lower).
       const floor = positionOf(page.floor);
       const from = after?.length === 2 && before(after, floor) ? after : floor;
-      const rows = await pull(viewer, from, limit + 1 - page.keys.length);
-      for (const row of rows) {
-        items.push({ post: toPost(row, viewer), cursor: [row.created_at, row.id] });
-      }
-      more = page.keys.length + rows.length > limit;
+      const pulled = await pull(viewer, from, limit + 1 - page.keys.length);
+      for (const post of pulled) items.push({ post, cursor: latestCursor(post) });
+      more = page.keys.length + pulled.length > limit;
     }
     const shown = items.slice(0, limit);
     const last = shown[shown.length - 1];
     return {
-      posts: shown.map((item) => item.post),
+      posts: shown.map(({ post }) => faceToPost(post.face, post.liked, post.bookmarked, viewer)),
       nextCursor: more && last ? encodeCursor(last.cursor) : null,
     };
   };

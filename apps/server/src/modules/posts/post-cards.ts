@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { compiledQuery } from '../../db/compiled';
 import { idList, idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
+import { faceOf, type PostFace } from './posts.mapper';
 import type { PostCardRow } from './posts.repository';
 
 type Db = Kysely<Database>;
@@ -46,7 +47,7 @@ export interface PostCardsDeps {
  * its card at once, so its member reads their own write.
  */
 export function createPostCards({ reads, max }: PostCardsDeps) {
-  const cards = new LRUCache<string, PostCard>({ max });
+  const cards = new LRUCache<string, PostFace>({ max });
   // Cards read while a change was being dropped may predate it: those are used but not kept.
   let changes = 0;
 
@@ -57,7 +58,7 @@ export function createPostCards({ reads, max }: PostCardsDeps) {
 
   function forgetAuthor(userId: string): void {
     changes += 1;
-    for (const [id, card] of cards.entries()) if (card.user_id === userId) cards.delete(id);
+    for (const [id, face] of cards.entries()) if (face.card.user_id === userId) cards.delete(id);
   }
 
   function onEvent(event: PublishedEvent): void {
@@ -80,8 +81,8 @@ export function createPostCards({ reads, max }: PostCardsDeps) {
 
   return {
     /** The cards of the posts among `ids` that exist. */
-    async of(ids: readonly string[]): Promise<Map<string, PostCard>> {
-      const found = new Map<string, PostCard>();
+    async of(ids: readonly string[]): Promise<Map<string, PostFace>> {
+      const found = new Map<string, PostFace>();
       const missing: string[] = [];
       for (const id of ids) {
         const card = cards.get(id);
@@ -93,8 +94,9 @@ export function createPostCards({ reads, max }: PostCardsDeps) {
       const rows = await cardsAmong(reads, idListValue(reads, missing));
       const keep = changes === before;
       for (const row of rows) {
-        found.set(row.id, row);
-        if (keep) cards.set(row.id, row);
+        const face = faceOf(row);
+        found.set(row.id, face);
+        if (keep) cards.set(row.id, face);
       }
       return found;
     },

@@ -7,16 +7,41 @@ import type { PostCardRow } from './posts.repository';
 type Reader = { id: string; username: string } | null;
 
 export function toPost(row: PostCardRow, viewer: Reader): Post {
-  return toPostWithFlags(row, row.liked, row.bookmarked, viewer);
+  return faceToPost(faceOf(row), row.liked, row.bookmarked, viewer);
+}
+
+/** What a card shows every reader, formatted once (the card cache keeps it). */
+export interface PostFace {
+  card: PostCard;
+  author: Post['author'];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function faceOf(card: PostCard): PostFace {
+  return {
+    card,
+    author: {
+      _id: card.user_id,
+      id: card.user_id,
+      username: card.username,
+      firstName: card.first_name,
+      lastName: card.last_name,
+      avatarURL: card.avatar_url,
+    },
+    createdAt: toIso(card.created_at),
+    updatedAt: toIso(card.updated_at),
+  };
 }
 
 /** A card as the viewer sees it, given their flags ('liked', 'bookmarked') read apart. */
-export function toPostWithFlags(
-  row: PostCard,
+export function faceToPost(
+  face: PostFace,
   likedFlag: unknown,
   bookmarkedFlag: unknown,
   viewer: Reader,
 ): Post {
+  const row = face.card;
   const liked = viewer !== null && sqlBoolean(likedFlag);
   return {
     _id: row.id,
@@ -25,16 +50,9 @@ export function toPostWithFlags(
     mediaURL: row.media_url,
     username: row.username,
     userId: row.user_id,
-    author: {
-      _id: row.user_id,
-      id: row.user_id,
-      username: row.username,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      avatarURL: row.avatar_url,
-    },
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
+    author: face.author,
+    createdAt: face.createdAt,
+    updatedAt: face.updatedAt,
     likes: {
       likeCount: row.like_count,
       likedBy: liked ? [{ _id: viewer.id, id: viewer.id, username: viewer.username }] : [],

@@ -1,6 +1,7 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { isPostgres } from '../../db/dialect';
+import { compiledQuery } from '../../db/compiled';
+import { idList, isPostgres } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -136,56 +137,122 @@ function keysetCondition(eb: PostsEb, sort: PostSort, after: PostKeyset) {
   return eb.lit(false);
 }
 
+type KeyArgs = [subject: string, k1: number, k2: number, k3: string, since: number, limit: number];
+type KeyQuery = (db: Db, ...args: KeyArgs) => Promise<{ id: string }[]>;
+
+interface KeyShape {
+  kind: PostFilter['kind'];
+  sort: PostSort;
+  paged: boolean;
+  windowed: boolean;
+}
+
+/** The filter with the query's subject (the viewer or the author) as a value. */
+function filterOf(kind: PostFilter['kind'], subject: string): PostFilter {
+  return kind === 'all'
+    ? { kind }
+    : kind === 'author'
+      ? { kind, userId: subject }
+      : { kind, viewerId: subject };
+}
+
 /**
  * A page of the member's liked posts in creation order, read from their likes alone. Post ids are
  * ULIDs minted from the post's creation time (see lib/ids), so ordering and paging by post id is
  * ordering by (created_at, id) without looking up every liked post.
  */
-function likedKeysInCreationOrder(db: Db, viewerId: string, query: PostListQuery) {
-  const direction = query.sort === 'oldest' ? 'asc' : 'desc';
-  let keys = db
+function likedKeysInCreationOrder(
+  db: Db,
+  shape: KeyShape,
+  ...[viewerId, , , afterId, , limit]: KeyArgs
+) {
+  const direction = shape.sort === 'oldest' ? 'asc' : 'desc';
+  const keys = db
     .selectFrom('likes')
     .select('likes.post_id as id')
     .where('likes.user_id', '=', viewerId);
-  const afterId = query.after?.[query.after.length - 1];
-  if (typeof afterId === 'string') {
-    keys = keys.where('likes.post_id', direction === 'asc' ? '>' : '<', afterId);
-  }
-  return keys.orderBy('likes.post_id', direction).limit(query.limit + 1);
+  return (
+    shape.paged ? keys.where('likes.post_id', direction === 'asc' ? '>' : '<', afterId) : keys
+  )
+    .orderBy('likes.post_id', direction)
+    .limit(limit);
 }
 
-function postKeys(db: Db, query: PostListQuery) {
-  const { filter, sort, after, limit } = query;
+function postKeys(db: Db, shape: KeyShape, ...[subject, k1, k2, k3, since, limit]: KeyArgs) {
+  const { sort } = shape;
   const direction = sort === 'oldest' ? 'asc' : 'desc';
   let keys = db
     .selectFrom('posts as p')
     .select('p.id')
-    .where((eb) => filterCondition(eb, filter));
-  if (after) keys = keys.where((eb) => keysetCondition(eb, sort, after));
-  if (query.since != null) keys = keys.where('p.created_at', '>=', query.since);
+    .where((eb) => filterCondition(eb, filterOf(shape.kind, subject)));
+  if (shape.paged) {
+    const after: PostKeyset = sort === 'trending' ? [k1, k2, k3] : [k2, k3];
+    keys = keys.where((eb) => keysetCondition(eb, sort, after));
+  }
+  if (shape.windowed) keys = keys.where('p.created_at', '>=', since);
   if (sort === 'trending') keys = keys.orderBy('p.like_count', 'desc');
-  return keys
-    .orderBy('p.created_at', direction)
-    .orderBy('p.id', direction)
-    .limit(limit + 1);
+  return keys.orderBy('p.created_at', direction).orderBy('p.id', direction).limit(limit);
+}
+
+// Each shape of the keys query is built and compiled once (see compiledQuery).
+const keyQueries = new Map<string, KeyQuery>();
+
+function keyQueryOf(shape: KeyShape): KeyQuery {
+  const name = `${shape.kind}:${shape.sort}:${String(shape.paged)}:${String(shape.windowed)}`;
+  let query = keyQueries.get(name);
+  if (!query) {
+    query = compiledQuery((db: Db, ...args: KeyArgs) =>
+      shape.kind === 'liked' && shape.sort !== 'trending'
+        ? likedKeysInCreationOrder(db, shape, ...args)
+        : postKeys(db, shape, ...args),
+    );
+    keyQueries.set(name, query);
+  }
+  return query;
 }
 
 /**
- * One page of post cards (limit + 1 rows, to tell whether more follow). The page's ids are found
- * first, on narrow indexes alone; only those rows are then joined with their author and the
- * viewer's flags, rather than every candidate row before the sort.
+ * The ids of one page of a list (limit + 1 of them, to tell whether more follow), found on narrow
+ * indexes alone; the cards come from the card cache.
  */
-export function listPostCards(db: Db, query: PostListQuery): Promise<PostCardRow[]> {
-  const { viewerId, filter, sort } = query;
-  const direction = sort === 'oldest' ? 'asc' : 'desc';
-  const keys =
-    filter.kind === 'liked' && sort !== 'trending'
-      ? likedKeysInCreationOrder(db, filter.viewerId, query)
-      : postKeys(db, query);
-  let cards = cardQuery(db, viewerId).where('p.id', 'in', keys);
-  if (sort === 'trending') cards = cards.orderBy('p.like_count', 'desc');
-  return cards.orderBy('p.created_at', direction).orderBy('p.id', direction).execute();
+export async function listPostKeys(db: Db, query: PostListQuery): Promise<string[]> {
+  const { filter, sort, after } = query;
+  const subject =
+    filter.kind === 'all' ? '' : filter.kind === 'author' ? filter.userId : filter.viewerId;
+  const shape = { kind: filter.kind, sort, paged: after !== null, windowed: query.since != null };
+  const [k1, k2, k3] =
+    after === null ? [0, 0, ''] : after.length === 3 ? after : [0, after[0], after[1]];
+  const rows = await keyQueryOf(shape)(db, subject, k1, k2, k3, query.since ?? 0, query.limit + 1);
+  return rows.map((row) => row.id);
 }
+
+/** Of the posts in `ids` (see idListValue), those the member liked or bookmarked. */
+export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =>
+  db
+    .selectFrom('posts as p')
+    .select('p.id')
+    .select((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('likes')
+            .select('likes.post_id')
+            .where('likes.user_id', '=', userId)
+            .whereRef('likes.post_id', '=', 'p.id'),
+        )
+        .as('liked'),
+      eb
+        .exists(
+          eb
+            .selectFrom('bookmarks')
+            .select('bookmarks.post_id')
+            .where('bookmarks.user_id', '=', userId)
+            .whereRef('bookmarks.post_id', '=', 'p.id'),
+        )
+        .as('bookmarked'),
+    ])
+    .where('p.id', 'in', idList(db, ids)),
+);
 
 /** The viewer's bookmarked posts, newest bookmark first; keyset [bookmark created_at, post id]. */
 export function listBookmarkedPostCards(

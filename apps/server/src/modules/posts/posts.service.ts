@@ -20,7 +20,8 @@ import type { UsersService } from '../users/users.service';
 import type { TimelinesService } from '../timelines/timelines.service';
 import { createHomeFeed } from './home-feed';
 import type { PostCards } from './post-cards';
-import { toPost } from './posts.mapper';
+import { createHydrator, type PagePost } from './hydrate';
+import { faceToPost, toPost } from './posts.mapper';
 import * as repo from './posts.repository';
 
 type Db = Kysely<Database>;
@@ -50,8 +51,8 @@ function timeWindows(query: repo.PostListQuery): (number | null)[] {
 }
 
 function cursorValues(sort: FeedQuery['sort']) {
-  return (row: repo.PostCardRow) =>
-    sort === 'trending' ? [row.like_count, row.created_at, row.id] : [row.created_at, row.id];
+  return ({ face: { card } }: PagePost) =>
+    sort === 'trending' ? [card.like_count, card.created_at, card.id] : [card.created_at, card.id];
 }
 
 export interface PostsServiceDeps {
@@ -74,21 +75,26 @@ export function createPostsService({
   timelines,
   cards,
 }: PostsServiceDeps) {
-  /** A page of card rows as the query over posts computes it. */
-  async function pullRows(base: repo.PostListQuery): Promise<repo.PostCardRow[]> {
-    let rows: repo.PostCardRow[] = [];
+  const hydrate = createHydrator(reads, cards);
+
+  /** A page of posts as the query over posts computes it (limit + 1, to tell if more follow). */
+  async function pullPage(base: repo.PostListQuery): Promise<PagePost[]> {
+    let ids: string[] = [];
     for (const since of timeWindows(base)) {
-      rows = await repo.listPostCards(reads, { ...base, since });
-      if (rows.length > base.limit) break;
+      ids = await repo.listPostKeys(reads, { ...base, since });
+      if (ids.length > base.limit) break;
     }
-    return rows;
+    return hydrate(
+      ids.map((id) => ({ id })),
+      base.viewerId,
+    );
   }
 
   const home = createHomeFeed({
     timelines,
-    cards,
+    hydrate,
     pull: (viewer, after, limit) =>
-      pullRows({
+      pullPage({
         viewerId: viewer.id,
         filter: { kind: 'home', viewerId: viewer.id },
         sort: 'latest',
@@ -107,15 +113,18 @@ export function createPostsService({
       const page = await home(viewer, query, after);
       if (page) return page;
     }
-    const rows = await pullRows({
+    const posts = await pullPage({
       viewerId: viewer?.id ?? null,
       filter,
       sort: query.sort,
       after,
       limit: query.limit,
     });
-    const { items, nextCursor } = pageOf(rows, query.limit, cursorValues(query.sort));
-    return { posts: items.map((row) => toPost(row, viewer)), nextCursor };
+    const { items, nextCursor } = pageOf(posts, query.limit, cursorValues(query.sort));
+    return {
+      posts: items.map((post) => faceToPost(post.face, post.liked, post.bookmarked, viewer)),
+      nextCursor,
+    };
   }
 
   async function card(postId: string, viewer: Viewer | null, dbOrTrx: Db = db): Promise<Post> {

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled';
-import { idList } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -27,8 +26,11 @@ export interface RankedEntry {
   created_at: number;
 }
 
-/** An id above every post id: where a first page starts. */
-export const TOP = '~';
+/**
+ * An id above every post id (ULIDs are 26 characters of 0-9 and A-Z, so this sorts after them
+ * under any collation): where a first page starts.
+ */
+export const TOP = 'Z'.repeat(26);
 
 export function findTimeline(db: Db, userId: string): Promise<TimelineState | undefined> {
   return db
@@ -316,34 +318,6 @@ export async function removeUnfollowed(db: Db, userId: string): Promise<void> {
     )
     .execute();
 }
-
-/** Of the posts in `ids` (see idListValue), those the member liked or bookmarked. */
-export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =>
-  db
-    .selectFrom('posts as p')
-    .select('p.id')
-    .select((eb) => [
-      eb
-        .exists(
-          eb
-            .selectFrom('likes')
-            .select('likes.post_id')
-            .where('likes.user_id', '=', userId)
-            .whereRef('likes.post_id', '=', 'p.id'),
-        )
-        .as('liked'),
-      eb
-        .exists(
-          eb
-            .selectFrom('bookmarks')
-            .select('bookmarks.post_id')
-            .where('bookmarks.user_id', '=', userId)
-            .whereRef('bookmarks.post_id', '=', 'p.id'),
-        )
-        .as('bookmarked'),
-    ])
-    .where('p.id', 'in', idList(db, ids)),
-);
 
 export async function followersCountOf(db: Db, userId: string): Promise<number> {
   const row = await db

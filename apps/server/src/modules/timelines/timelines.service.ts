@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema';
-import { idListValue } from '../../db/dialect';
 import type { DurableConsumer } from '../../events/consumer';
 import * as repo from './timelines.repository';
 import { rankTrending, trendingAfter, type Ranked } from './trending';
@@ -13,8 +12,9 @@ type Db = Kysely<Database>;
 /** A page's posts as the timeline gives them: ids, the reader's flags, what trending ranked by. */
 export interface TimelineKey {
   id: string;
-  liked: unknown;
-  bookmarked: unknown;
+  /** The reader's flags when the page's query read them (latest does, trending does not). */
+  liked?: unknown;
+  bookmarked?: unknown;
   /** Trending only: the like count the page was ordered by (its cursor must carry the same). */
   likeCount?: number;
   createdAt?: number;
@@ -156,19 +156,7 @@ export function createTimelinesService({
     const ranked = await ranking(userId);
     if (!ranked) return null;
     const slice = trendingAfter(ranked, after).slice(0, limit + 1);
-    const ids = idListValue(
-      reads,
-      slice.map((entry) => entry.id),
-    );
-    const flags = await repo.flagsAmong(reads, userId, ids);
-    const flagged = new Map(flags.map((row) => [row.id, row]));
-    const keys = slice.map(({ id, likeCount, createdAt }) => ({
-      id,
-      liked: flagged.get(id)?.liked ?? 0,
-      bookmarked: flagged.get(id)?.bookmarked ?? 0,
-      likeCount,
-      createdAt,
-    }));
+    const keys = slice.map(({ id, likeCount, createdAt }) => ({ id, likeCount, createdAt }));
     return { keys, floor: '' };
   }
 
