@@ -112,7 +112,24 @@ export function parseCount(text: string): number {
 export interface SqlRunner {
   kind: Instance['kind'];
   all<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+async function inTransaction<T>(
+  run: (statement: 'BEGIN' | 'COMMIT' | 'ROLLBACK') => Promise<unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
+  await run('BEGIN');
+  try {
+    const result = await work();
+    await run('COMMIT');
+    return result;
+  } catch (error) {
+    await run('ROLLBACK');
+    throw error;
+  }
 }
 
 export async function openRunner(
@@ -124,6 +141,8 @@ export async function openRunner(
       kind: 'sqlite',
       all: <T>(sql: string, params: unknown[] = []) =>
         Promise.resolve(db.prepare(sql.replace(/\$\d+/g, '?')).all(...params) as T[]),
+      transaction: (work) =>
+        inTransaction((statement) => Promise.resolve(db.exec(statement)), work),
       close: () => {
         db.close();
         return Promise.resolve();
@@ -136,6 +155,7 @@ export async function openRunner(
     kind: 'postgres',
     all: async <T>(sql: string, params: unknown[] = []) =>
       (await client.query(sql, params)).rows as T[],
+    transaction: (work) => inTransaction((statement) => client.query(statement), work),
     close: () => client.end(),
   };
 }

@@ -1,0 +1,70 @@
+/** autocannon runs and the figures the benchmark keeps of them. */
+import autocannon from 'autocannon';
+
+export type Request = autocannon.Request;
+
+export interface Scenario {
+  name: string;
+  what: string;
+  write: boolean;
+  /** Fresh request templates for one autocannon run. */
+  requests: () => Request[];
+}
+
+export interface RunFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+export interface ScenarioResult {
+  name: string;
+  what: string;
+  rps: number;
+  ratio: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  throughput: RunFigures;
+  latency: RunFigures;
+  rssMB: number | null;
+  sampleFailure: string | null;
+}
+
+export function fire(
+  url: string,
+  requests: Request[],
+  connections: number,
+  duration: number,
+  timeoutSeconds: number,
+) {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon(
+      { url, connections, duration, timeout: timeoutSeconds, pipelining: 1, requests },
+      (error, result) => {
+        if (error) reject(error instanceof Error ? error : new Error(String(error)));
+        else resolve(result);
+      },
+    );
+  });
+}
+
+export function figures(result: autocannon.Result): RunFigures {
+  const completed = result.requests.total;
+  return {
+    rps: Math.round((completed / Math.max(result.duration, 0.001)) * 10) / 10,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: completed,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;

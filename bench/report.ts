@@ -1,0 +1,185 @@
+/** The run's table and figures, kept in bench-data/results and printed as one BENCH_JSON line. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { eventsReport, type EventsResult } from './events';
+import type { InProcessResult } from './inprocess';
+import { formatCount, ROOT, type InstanceMeta } from './lib/instance';
+import type { ScenarioResult } from './lib/load';
+import { formatTable } from './lib/table';
+import type { SoakResult } from './soak';
+import { timelineReport, type TimelineResult } from './timeline-check';
+import type { Verification } from './verify';
+import type { WebResult } from './web';
+
+/** How the run was made: the options the figures depend on. */
+export interface RunSettings {
+  posts: number;
+  seed: string;
+  quick: boolean;
+  connections: { throughput: number; latency: number };
+  durations: { throughput: number; latency: number };
+}
+
+export interface RunReport {
+  settings: RunSettings;
+  variant: string;
+  members: number;
+  meta: InstanceMeta | null;
+  started: number;
+  results: ScenarioResult[];
+  baseline: ScenarioResult | null;
+  server: { peakRssMB: number; maxSampledRssMB: number; startupSeconds: number } | null;
+  inProcess: InProcessResult | null;
+  web: WebResult | null;
+  events: EventsResult | null;
+  soak: SoakResult | null;
+  timelines: TimelineResult | null;
+  verification: Verification;
+}
+
+/** The run failed when a write was lost or a member's Home differs from the pull query. */
+export const failed = (run: Pick<RunReport, 'verification' | 'timelines'>) =>
+  run.verification.lost || (run.timelines?.differ ?? 0) > 0;
+
+const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
+
+function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | null): string[] {
+  const table: string[][] = [
+    ['scenario', 'req/s', '× base', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+  ];
+  for (const r of baseline ? [baseline, ...results] : results) {
+    table.push([
+      r.name,
+      r.rps.toFixed(0),
+      r.ratio.toFixed(3),
+      String(r.p50),
+      String(r.p99),
+      String(r.errors),
+      String(r.non2xx),
+    ]);
+  }
+  return table.length > 1 ? formatTable(table) : [];
+}
+
+function webLines(web: WebResult): string[] {
+  const lines: string[] = [];
+  if (web.initialJs) {
+    const files = web.initialJs.files.length;
+    lines.push(
+      `Web: initial JS ${(web.initialJs.gzipBytes / 1000).toFixed(1)} kB gzipped (${(web.initialJs.bytes / 1000).toFixed(1)} kB raw, ${files} file${files === 1 ? '' : 's'})`,
+    );
+  }
+  if (!web.skipped) {
+    lines.push(
+      `Web: first post on the home feed ${web.firstPostMs === null ? 'n/a' : `${web.firstPostMs} ms`} (median of ${web.runs} cold loads); home heading ${web.shellMs ?? 'n/a'} ms`,
+    );
+  }
+  if (web.note) lines.push(`Web: ${web.note}`);
+  return lines;
+}
+
+function verdict(run: RunReport): string {
+  const { lost } = run.verification;
+  const differ = run.timelines?.differ ?? 0;
+  const writes = lost ? 'SOMETHING WAS LOST (see above)' : 'nothing lost';
+  const homes =
+    run.timelines === null
+      ? ''
+      : differ > 0
+        ? `; HOME DIFFERS from the pull query for ${formatCount(differ)} member${differ === 1 ? '' : 's'}`
+        : '; every Home equals the pull query';
+  return `Writes: ${writes}${homes}. Total time ${seconds(run.started)} s.`;
+}
+
+function printSummary(run: RunReport, log: (line?: string) => void): void {
+  const { settings, results, baseline, server, inProcess, web, events, timelines } = run;
+  log();
+  log(
+    `Results: ${run.variant}, ${formatCount(settings.posts)} posts, ${formatCount(run.members)} members, ${process.env.WORKERS ?? '1'} server process(es); req/s with ${settings.connections.throughput} connections, latency with ${settings.connections.latency}`,
+  );
+  for (const line of scenarioTable(results, baseline)) log(line);
+  if (server) {
+    log(
+      `Server peak RSS (VmHWM): ${server.peakRssMB} MB; highest sampled VmRSS: ${server.maxSampledRssMB} MB; started in ${server.startupSeconds} s`,
+    );
+  }
+  const home = inProcess?.timings.find((t) => t.name === 'home feed, latest');
+  if (home) {
+    log(
+      `In-process home feed (latest, 20 posts), ${home.samples} members: p50 ${home.p50} ms, p99 ${home.p99} ms`,
+    );
+  }
+  if (web) for (const line of webLines(web)) log(line);
+  if (events) log(['', ...eventsReport(events), ''].join('\n'));
+  if (timelines) for (const line of timelineReport(timelines)) log(line);
+  log(verdict(run));
+}
+
+/** Prints the run's table and figures, keeps them in bench-data/results, and prints BENCH_JSON. */
+export function printReport(run: RunReport, log: (line?: string) => void): void {
+  const { settings, variant, meta, results, baseline, server, inProcess, web } = run;
+  const { lost, expectations, mismatches, createdPosts } = run.verification;
+  printSummary(run, log);
+
+  const report = {
+    variant,
+    posts: settings.posts,
+    members: run.members,
+    seed: settings.seed,
+    quick: settings.quick,
+    connections: settings.connections,
+    durations: settings.durations,
+    baseline: baseline && {
+      rps: baseline.rps,
+      p50: baseline.p50,
+      p99: baseline.p99,
+      errors: baseline.errors,
+      non2xx: baseline.non2xx,
+    },
+    scenarios: results.map((r) => ({
+      name: r.name,
+      rps: r.rps,
+      ratio: r.ratio,
+      p50: r.p50,
+      p99: r.p99,
+      errors: r.errors,
+      non2xx: r.non2xx,
+      p50At50: r.throughput.p50,
+      p99At50: r.throughput.p99,
+      rssMB: r.rssMB,
+    })),
+    server,
+    inProcess: inProcess?.timings ?? null,
+    web: web && {
+      skipped: web.skipped,
+      initialJsBytes: web.initialJs?.bytes ?? null,
+      initialJsGzipBytes: web.initialJs?.gzipBytes ?? null,
+      firstPostMs: web.firstPostMs,
+      shellMs: web.shellMs,
+      note: web.note,
+    },
+    events: run.events,
+    soak: run.soak,
+    verification: {
+      lost,
+      expectations,
+      counters: mismatches,
+      createdPosts,
+      timelines: run.timelines,
+      failed: failed(run),
+    },
+    instance: { loadSeconds: meta?.loadSeconds ?? null, rows: meta?.rows ?? null },
+    totalSeconds: Number(seconds(run.started)),
+  };
+  const resultsDir = path.join(ROOT, 'bench-data', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  writeFileSync(
+    path.join(
+      resultsDir,
+      `${stamp}-${variant}-${settings.posts}${settings.quick ? '-quick' : ''}.json`,
+    ),
+    `${JSON.stringify({ ...report, plans: inProcess?.plans ?? null }, null, 2)}\n`,
+  );
+  log(`BENCH_JSON ${JSON.stringify(report)}`);
+}

@@ -1,0 +1,281 @@
+/**
+ * The HTTP scenarios: the requests each one sends (as which member, on which post) and the
+ * bookkeeping of every write sent and answered, which the checks after the run compare with the
+ * database.
+ */
+import type { Member } from './lib/copy';
+import type { Request, Scenario } from './lib/load';
+import type { Prng } from './lib/prng';
+import { commentText, postText, searchFragment } from './lib/text';
+
+/** Writes sent and writes answered 2xx, by kind: what the database must show afterwards. */
+export interface WriteLog {
+  sent: Record<string, number>;
+  succeeded: Record<string, number>;
+  /** The first failure (status and start of the body) of each scenario. */
+  failures: Map<string, string>;
+  /** Ids of the posts whose creation was answered 2xx, by scenario. */
+  createdPosts: Record<string, string[]>;
+  /** The scenario being run: failures are filed under it. */
+  current: string;
+  /** Answers with a 5xx status, in any scenario. */
+  serverErrors: number;
+}
+
+export interface LoadContext {
+  prng: Prng;
+  /** The members the load acts as, in turn. */
+  members: readonly Member[];
+  /** The member with the most followers (create-post-celebrity posts as them). */
+  celebrity: Member;
+  /** Every member of the instance, for profile and user-posts targets. */
+  usernames: readonly string[];
+  /** Every post id, oldest first. */
+  postIds: readonly string[];
+  /** `index:postId` pairs liked (bookmarked) already: in the instance or earlier in the run. */
+  liked: Set<string>;
+  bookmarked: Set<string>;
+}
+
+/** A (member, post) pair for a like or bookmark. */
+export interface Pair {
+  member: Member;
+  postId: string;
+}
+
+/**
+ * How a read is sent: as Perch's web app sends it (token, `Prefer: return=minimal`: no embedded
+ * arrays), as a client of the original API does (the session cookie only: the spec's arrays),
+ * or with the token but no preference (the default answer, arrays included).
+ */
+export type ReadAs = 'app' | 'spec-client' | 'full';
+
+export const auth = (member: Member, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${member.token}`,
+  ...extra,
+});
+
+const writeHeaders = (member: Member, json: boolean) =>
+  auth(member, {
+    prefer: 'return=minimal',
+    ...(json ? { 'content-type': 'application/json' } : {}),
+  });
+
+/** The id of the post in a create-post answer (`{ post: { id } }`), or null. */
+function createdPostId(body: string): string | null {
+  try {
+    const id = (JSON.parse(body) as { post?: { id?: unknown } }).post?.id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createLoad(context: LoadContext) {
+  const { prng, members, celebrity, usernames, postIds, liked, bookmarked } = context;
+  const writes: WriteLog = {
+    sent: {},
+    succeeded: {},
+    failures: new Map(),
+    createdPosts: {},
+    current: '',
+    serverErrors: 0,
+  };
+
+  let turn = 0;
+  if (members.length === 0) throw new Error('the instance has no members');
+  const nextMember = (): Member => {
+    const member = members[turn++ % members.length];
+    if (!member) throw new Error('no member');
+    return member;
+  };
+  const recent = Math.max(1, Math.floor(postIds.length * 0.02));
+  const pickPost = () =>
+    (prng.chance(0.5)
+      ? postIds[postIds.length - 1 - prng.int(recent)]
+      : postIds[prng.int(postIds.length)]) ?? '';
+  const pickUsername = () => usernames[prng.int(usernames.length)] ?? '';
+
+  const bump = (counts: Record<string, number>, key: string) => {
+    counts[key] = (counts[key] ?? 0) + 1;
+  };
+  const record =
+    (key: string, onSuccess?: (body: string) => void) => (status: number, body: string) => {
+      if (status >= 500) writes.serverErrors += 1;
+      if (status >= 200 && status < 300) {
+        bump(writes.succeeded, key);
+        onSuccess?.(body);
+      } else if (!writes.failures.has(writes.current)) {
+        writes.failures.set(writes.current, `${status} ${body.slice(0, 200)}`);
+      }
+    };
+  /** A write sent outside autocannon (the live-events likes), for the same checks. */
+  const recordWrite = (key: string, status: number) => {
+    bump(writes.sent, key);
+    if (status >= 200 && status < 300) bump(writes.succeeded, key);
+  };
+
+  const readHeaders = (readAs: ReadAs): Record<string, string> => {
+    const member = nextMember();
+    if (readAs === 'spec-client') return { cookie: `perch_session=${member.token}` };
+    return readAs === 'app' ? auth(member, { prefer: 'return=minimal' }) : auth(member);
+  };
+  const get = (key: string, pathOf: () => string, readAs: ReadAs = 'app'): Request => ({
+    method: 'GET',
+    setupRequest: (request) => ({ ...request, path: pathOf(), headers: readHeaders(readAs) }),
+    onResponse: record(key),
+  });
+
+  /**
+   * (member, post) pairs not liked (or bookmarked) in the instance and never used before in this
+   * benchmark, so that each on/off pair succeeds even when a run stopped between its two requests.
+   */
+  const pairs = (taken: Set<string>) => (): Pair => {
+    for (;;) {
+      const member = nextMember();
+      const postId = pickPost();
+      const key = `${member.index}:${postId}`;
+      if (taken.has(key)) continue;
+      taken.add(key);
+      return { member, postId };
+    }
+  };
+  const toggle = (key: string, existing: Set<string>, on: string, off: string): Request[] => {
+    const next = pairs(existing);
+    return [
+      {
+        method: 'POST',
+        setupRequest: (request, requestContext) => {
+          const pair = next();
+          (requestContext as { pair?: Pair }).pair = pair;
+          bump(writes.sent, `${key}:on`);
+          return {
+            ...request,
+            path: `${on}${pair.postId}`,
+            headers: writeHeaders(pair.member, false),
+          };
+        },
+        onResponse: record(`${key}:on`),
+      },
+      {
+        method: 'POST',
+        setupRequest: (request, requestContext) => {
+          const pair = (requestContext as { pair?: Pair }).pair ?? next();
+          bump(writes.sent, `${key}:off`);
+          return {
+            ...request,
+            path: `${off}${pair.postId}`,
+            headers: writeHeaders(pair.member, false),
+          };
+        },
+        onResponse: record(`${key}:off`),
+      },
+    ];
+  };
+  /** POST /api/posts as `author()`; the ids answered are kept for the check after the run. */
+  const createPost = (key: string, author: () => Member): Request[] => [
+    {
+      method: 'POST',
+      setupRequest: (request) => {
+        bump(writes.sent, key);
+        return {
+          ...request,
+          path: '/api/posts',
+          headers: writeHeaders(author(), true),
+          body: JSON.stringify({ postData: { content: postText(prng) } }),
+        };
+      },
+      onResponse: record(key, (body) => {
+        const id = createdPostId(body);
+        if (id !== null) (writes.createdPosts[key] ??= []).push(id);
+      }),
+    },
+  ];
+
+  const reads: [name: string, what: string, path: () => string, readAs?: ReadAs][] = [
+    ['health', 'GET /api/health (framework + SELECT 1)', () => '/api/health'],
+    ['feed-latest', 'GET /api/posts/feed?sort=latest', () => '/api/posts/feed?sort=latest'],
+    ['feed-trending', 'GET /api/posts/feed?sort=trending', () => '/api/posts/feed?sort=trending'],
+    ['explore', 'GET /api/posts/explore', () => '/api/posts/explore?sort=latest'],
+    ['profile', 'GET /api/users/{username}', () => `/api/users/${pickUsername()}`],
+    ['user-posts', 'GET /api/posts/user/{username}', () => `/api/posts/user/${pickUsername()}`],
+    ['liked', 'GET /api/posts/liked', () => '/api/posts/liked'],
+    ['bookmarks', 'GET /api/users/bookmark', () => '/api/users/bookmark'],
+    ['search', 'GET /api/users?q=<2-3 letters>', () => `/api/users?q=${searchFragment(prng)}`],
+    ['suggestions', 'GET /api/users/suggestions', () => '/api/users/suggestions'],
+    [
+      'posts-spec',
+      "GET /api/posts as the spec's client reads it (cookie; comments, likedBy embedded)",
+      () => '/api/posts?sort=latest',
+      'spec-client',
+    ],
+    [
+      'feed-latest-full',
+      'GET /api/posts/feed?sort=latest with no Prefer (comments embedded)',
+      () => '/api/posts/feed?sort=latest',
+      'full',
+    ],
+    [
+      'profile-spec',
+      "GET /api/users/{username} as the spec's client reads it (followers, following)",
+      () => `/api/users/${pickUsername()}`,
+      'spec-client',
+    ],
+  ];
+
+  const scenarios: Scenario[] = [
+    ...reads.map(([name, what, pathOf, readAs]) => ({
+      name,
+      what,
+      write: false,
+      requests: () => [get(name, pathOf, readAs)],
+    })),
+    {
+      name: 'like',
+      what: 'POST like then dislike (same member and post)',
+      write: true,
+      requests: () => toggle('like', liked, '/api/posts/like/', '/api/posts/dislike/'),
+    },
+    {
+      name: 'bookmark',
+      what: 'POST bookmark then remove-bookmark',
+      write: true,
+      requests: () =>
+        toggle('bookmark', bookmarked, '/api/users/bookmark/', '/api/users/remove-bookmark/'),
+    },
+    {
+      name: 'comment',
+      what: 'POST /api/comments/add/{postId}',
+      write: true,
+      requests: () => [
+        {
+          method: 'POST',
+          setupRequest: (request) => {
+            bump(writes.sent, 'comment');
+            return {
+              ...request,
+              path: `/api/comments/add/${pickPost()}`,
+              headers: writeHeaders(nextMember(), true),
+              body: JSON.stringify({ commentData: { text: commentText(prng) } }),
+            };
+          },
+          onResponse: record('comment'),
+        },
+      ],
+    },
+    {
+      name: 'create-post',
+      what: 'POST /api/posts',
+      write: true,
+      requests: () => createPost('create-post', nextMember),
+    },
+    {
+      name: 'create-post-celebrity',
+      what: 'POST /api/posts as the most-followed member',
+      write: true,
+      requests: () => createPost('create-post-celebrity', () => celebrity),
+    },
+  ];
+
+  return { scenarios, writes, get, nextLike: pairs(liked), recordWrite };
+}
