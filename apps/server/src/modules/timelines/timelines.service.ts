@@ -41,6 +41,7 @@ export interface TimelinesServiceDeps {
 }
 
 const TOUCH_EVERY_MS = 6 * 60 * 60 * 1000;
+const BUILD_QUEUE_MAX = 1_000;
 
 /**
  * Home timelines, written on post (the design of Mastodon's home feeds): each member who reads Home
@@ -58,7 +59,6 @@ export function createTimelinesService({
   length,
   rankingTtlMs = 10_000,
 }: TimelinesServiceDeps) {
-  const building = new Map<string, Promise<void>>();
   const touched = new LRUCache<string, number>({ max: 20_000 });
   const rankings = new LRUCache<string, Ranked[]>({ max: 2_000, ttl: rankingTtlMs });
 
@@ -91,15 +91,30 @@ export function createTimelinesService({
     });
   }
 
-  /** Builds the member's timeline in the background, once however many reads ask. */
-  function buildSoon(userId: string): void {
-    if (building.has(userId)) return;
-    const run = build(userId)
-      .catch((error: unknown) => {
+  /**
+   * Builds members' timelines in the background, one at a time (each is a write transaction) and
+   * once however many reads ask; past BUILD_QUEUE_MAX waiting, a read just asks again next time.
+   */
+  const queue = new Set<string>();
+  let worker: Promise<void> | null = null;
+
+  async function work(): Promise<void> {
+    for (const userId of queue) {
+      try {
+        await build(userId);
+      } catch (error) {
         log.error({ err: error, userId }, 'could not build a home timeline');
-      })
-      .finally(() => building.delete(userId));
-    building.set(userId, run);
+      }
+      queue.delete(userId);
+    }
+  }
+
+  function buildSoon(userId: string): void {
+    if (queue.size >= BUILD_QUEUE_MAX) return;
+    queue.add(userId);
+    worker ??= work().finally(() => {
+      worker = null;
+    });
   }
 
   /** Notes that the member reads Home (at most once in a while per process: it is a write). */
@@ -268,7 +283,7 @@ export function createTimelinesService({
 
     /** Waits for timelines being built (tests, shutdown). */
     async idle(): Promise<void> {
-      await Promise.all([...building.values()]);
+      await worker;
     },
   };
 }
