@@ -1,5 +1,4 @@
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
@@ -9,7 +8,12 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from './config';
-import { createDatabase, targetFromConfig, type DatabaseHandle } from './db/database';
+import {
+  closeDatabase,
+  createDatabase,
+  targetFromConfig,
+  type DatabaseHandle,
+} from './db/database';
 import { migrateToLatest } from './db/migrate';
 import type { Database } from './db/schema';
 import { seedDemoDataIfEmpty } from './db/seed';
@@ -31,12 +35,15 @@ import { bodyLimitGuard } from './plugins/body-limit';
 import { answerClientError, answerFrameworkError, errorHandler } from './plugins/error-handler';
 import { inputGuard } from './plugins/input-guard';
 import { readRetry } from './plugins/read-retry';
+import { securityHeaders } from './plugins/security-headers';
 import { webPlugin } from './plugins/web';
 import { createServices, type Services } from './services';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
+    /** For reads; see DatabaseHandle.reads. */
+    reads: Kysely<Database>;
     config: AppConfig;
     services: Services;
   }
@@ -72,7 +79,7 @@ export async function buildApp(
   try {
     await prepareDatabase(database, config);
   } catch (error) {
-    await database.db.destroy();
+    await closeDatabase(database);
     throw error;
   }
 
@@ -90,37 +97,19 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', database.db);
+  app.decorate('reads', database.reads);
   app.decorate('config', config);
   const infra = await createInfrastructure(config, app.log, database.db);
   app.addHook('onClose', async () => {
     await infra.close();
-    await database.db.destroy();
+    await closeDatabase(database);
   });
 
   await app.register(errorHandler);
   await app.register(bodyLimitGuard);
   await app.register(readRetry);
   await app.register(inputGuard);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        // Self-hosted instances often serve plain HTTP on a private network; a TLS-terminating
-        // proxy in front is the place to add HSTS and upgrade-insecure-requests.
-        upgradeInsecureRequests: null,
-      },
-    },
-    strictTransportSecurity: false,
-    crossOriginEmbedderPolicy: false,
-    // As CSP's frame-ancestors 'none' says: no page may frame Perch, not even its own.
-    frameguard: { action: 'deny' },
-  });
+  await app.register(securityHeaders);
   await app.register(rateLimit, { global: false, ...infra.rateLimit });
   await app.register(authPlugin, { config });
   const mediaStore = createDiskMediaStore(mediaDirOf(config));
@@ -128,6 +117,7 @@ export async function buildApp(
 
   const services = createServices({
     db: database.db,
+    reads: database.reads,
     config,
     log: app.log,
     infra,

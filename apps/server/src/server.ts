@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp, prepareDatabase } from './app';
 import { ConfigError, loadConfig, type AppConfig } from './config';
-import { createDatabase, targetFromConfig } from './db/database';
+import { closeDatabase, createDatabase, targetFromConfig } from './db/database';
 import { resolveJwtSecret } from './auth/auth.plugin';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -60,7 +60,7 @@ async function supervise(config: AppConfig): Promise<void> {
   try {
     await prepareDatabase(database, config);
   } finally {
-    await database.db.destroy();
+    await closeDatabase(database);
   }
   resolveJwtSecret(config);
 

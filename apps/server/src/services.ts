@@ -30,6 +30,8 @@ export const OUTBOX_RETENTION_MS = 48 * HOUR;
 
 export interface ServicesDeps {
   db: Kysely<Database>;
+  /** For hot reads: a read-only connection on SQLite, so they never wait behind a write. */
+  reads: Kysely<Database>;
   config: AppConfig;
   log: FastifyBaseLogger;
   infra: Infrastructure;
@@ -41,16 +43,24 @@ export interface ServicesDeps {
  * The composition root: every service is built here once, with what it depends on, and reached
  * as app.services. Services never build one another.
  */
-export function createServices({ db, config, log, infra, mediaStore, signToken }: ServicesDeps) {
+export function createServices({
+  db,
+  reads,
+  config,
+  log,
+  infra,
+  mediaStore,
+  signToken,
+}: ServicesDeps) {
   const transact = createTransact(db, (lastId) => {
     relay.committed(lastId);
   });
 
   const media = createMediaService({ db, store: mediaStore, log });
-  const timelines = createTimelinesService({ db, log, length: config.homeTimelineLength });
-  const cards = createPostCards({ reads: db, max: config.cardCacheSize });
-  const users = createUsersService({ db, transact, media, timelines });
-  const posts = createPostsService({ db, transact, media, users, timelines, cards });
+  const timelines = createTimelinesService({ db, reads, log, length: config.homeTimelineLength });
+  const cards = createPostCards({ reads, max: config.cardCacheSize });
+  const users = createUsersService({ db, reads, transact, media, timelines });
+  const posts = createPostsService({ db, reads, transact, media, users, timelines, cards });
   const comments = createCommentsService({ db, transact, posts });
   const bookmarks = createBookmarksService({ db, transact, posts });
   const embeds = createEmbedsService({ comments, users, bookmarks });

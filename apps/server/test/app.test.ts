@@ -62,6 +62,38 @@ describe('the app shell', () => {
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
   });
 
+  it('sends pages the full set of security headers, with the policy of the app', async () => {
+    for (const url of ['/', '/profile/someone']) {
+      const response = await call(t.app, { method: 'GET', url });
+      expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['referrer-policy']).toBe('no-referrer');
+      expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+    }
+  });
+
+  it('sends JSON answers only the security headers that matter for JSON, errors included', async () => {
+    const answers = [
+      await call(t.app, { method: 'GET', url: '/api/health' }),
+      await call(t.app, { method: 'GET', url: '/api/no/such/thing' }),
+      await call(t.app, { method: 'GET', url: '/api/posts?limit=many' }),
+      await call(t.app, { method: 'POST', url: '/api/posts', payload: {} }),
+    ];
+    for (const response of answers) {
+      expect(response.headers['content-type']).toMatch(/application\/json/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['content-security-policy']).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(response.headers['referrer-policy']).toBeUndefined();
+      expect(response.headers['x-dns-prefetch-control']).toBeUndefined();
+    }
+  });
+
   it('does not answer a missing media file with the web app', async () => {
     const response = await call(t.app, { method: 'GET', url: '/media/nothing.png' });
     expect(response.statusCode).toBe(404);

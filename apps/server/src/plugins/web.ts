@@ -23,10 +23,10 @@ export const webPlugin = fp(
       cacheControl: false,
       // Uploads being written wait under a dot-folder; they are nobody's to fetch yet.
       dotfiles: 'ignore',
-      // Media names never change meaning, so browsers may keep them forever.
+      // Media names never change meaning, so browsers may keep them forever. Their security
+      // headers come from plugins/security-headers.ts.
       setHeaders: (res) => {
         res.setHeader('cache-control', IMMUTABLE);
-        res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
       },
     });
 

@@ -127,7 +127,7 @@ export function createPostsService({
     };
   }
 
-  async function card(postId: string, viewer: Viewer | null, dbOrTrx: Db = db): Promise<Post> {
+  async function card(postId: string, viewer: Viewer | null, dbOrTrx: Db = reads): Promise<Post> {
     const row = await repo.findPostCard(dbOrTrx, postId, viewer?.id ?? null);
     if (!row) throw notFound(ErrorMessages.postNotFound);
     return toPost(row, viewer);

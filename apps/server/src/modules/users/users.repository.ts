@@ -70,13 +70,48 @@ export function findListedUserById(
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** FTS5 reads text in double quotes as one phrase, every character literal but `"`, doubled. */
+const ftsPhrase = (text: string) => `"${text.toLowerCase().replaceAll('"', '""')}"`;
+
+/**
+ * Whether the trigram indexes (see migration 0009) can find the text: it needs three characters
+ * (code points, as the indexes count them).
+ */
+export const hasTrigrams = (text: string): boolean => Array.from(text.toLowerCase()).length >= 3;
+
+/** SQLite: the members whose names hold the text's trigrams one after another. */
+const holdingTrigramsOf = (text: string) => sql<boolean>`u.rowid in (
+  select rowid from users_search where users_search match ${ftsPhrase(text)}
+)`;
+
+/** SQLite: how many members' names hold the text's trigrams, counting no further than `cap`. */
+export async function countTrigramMatches(db: Db, text: string, cap: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (
+    select rowid from users_search where users_search match ${ftsPhrase(text)} limit ${cap}
+  )`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
 /**
  * Members whose username, first or last name contains the text, regardless of case, in username
  * order; keyset on lower(username), which is unique.
+ *
+ * The LIKE conditions say what matches, on both databases. PostgreSQL's pg_trgm index answers them
+ * as they are, when its planner finds that quicker than reading members in username order. On
+ * SQLite, `byTrigrams` (for text that hasTrigrams; never on PostgreSQL) has the users_search index
+ * pick the candidates first: never fewer than the LIKEs match (it folds case at least as widely as
+ * lower()), and the LIKEs keep exactly those they match. Without it, members are read in username
+ * order until the page is full.
  */
 export function searchUsers(
   db: Db,
-  query: { viewerId: string | null; text: string; afterUsername: string | null; limit: number },
+  query: {
+    viewerId: string | null;
+    text: string;
+    afterUsername: string | null;
+    limit: number;
+    byTrigrams: boolean;
+  },
 ): Promise<ListedUserRow[]> {
   const pattern = `%${escapeLike(query.text.toLowerCase())}%`;
   let builder = listedUsers(db, query.viewerId);
@@ -88,6 +123,7 @@ export function searchUsers(
         ),
       ),
     );
+    if (query.byTrigrams) builder = builder.where(holdingTrigramsOf(query.text));
   }
   if (query.afterUsername !== null) {
     builder = builder.where(sql<string>`lower(u.username)`, '>', query.afterUsername);

@@ -12,7 +12,7 @@ import {
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../../auth/viewer';
-import { sqlBoolean } from '../../db/dialect';
+import { isPostgres, sqlBoolean } from '../../db/dialect';
 import type { Database, NewUser, UserRow } from '../../db/schema';
 import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
@@ -34,13 +34,39 @@ function listed(row: repo.ListedUserRow, viewer: Viewer | null): User {
 
 export interface UsersServiceDeps {
   db: Db;
+  /** Where searches are read (a read-only connection on SQLite); db by default. */
+  reads?: Db;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
   /** Home timelines follow follows (in the follow's transaction). */
   timelines?: Pick<TimelinesService, 'followed' | 'unfollowed'>;
 }
 
-export function createUsersService({ db, transact, media, timelines }: UsersServiceDeps) {
+/**
+ * Past this many members holding the text's trigrams, the text is common enough that reading
+ * members in username order fills a page sooner than fetching and sorting every candidate.
+ */
+const TRIGRAM_CANDIDATES_MAX = 500;
+
+export function createUsersService({
+  db,
+  reads = db,
+  transact,
+  media,
+  timelines,
+}: UsersServiceDeps) {
+  /**
+   * Whether member search lets the trigram index pick its candidates (see repo.searchUsers).
+   * SQLite only: PostgreSQL's planner makes the same choice from its statistics. Text shorter than
+   * a trigram is read in username order; short text is common, so a page fills quickly, and only
+   * a rare pair of characters reads every member.
+   */
+  async function searchesByTrigrams(text: string): Promise<boolean> {
+    if (isPostgres(db) || !repo.hasTrigrams(text)) return false;
+    const candidates = await repo.countTrigramMatches(reads, text, TRIGRAM_CANDIDATES_MAX);
+    return candidates < TRIGRAM_CANDIDATES_MAX;
+  }
+
   async function listedById(id: string, viewer: Viewer, trx: Db = db): Promise<User> {
     const row = await repo.findListedUserById(trx, id, viewer.id);
     if (!row) throw notFound(ErrorMessages.userNotFound);
@@ -128,11 +154,13 @@ export function createUsersService({ db, transact, media, timelines }: UsersServ
 
     async search(viewer: Viewer | null, query: UserSearchQuery): Promise<UserPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['string'] as const)[0] : null;
-      const rows = await repo.searchUsers(db, {
+      const text = query.q?.trim() ?? '';
+      const rows = await repo.searchUsers(reads, {
         viewerId: viewer?.id ?? null,
-        text: query.q?.trim() ?? '',
+        text,
         afterUsername: after,
         limit: query.limit,
+        byTrigrams: await searchesByTrigrams(text),
       });
       const { items, nextCursor } = pageOf(rows, query.limit, (row) => [
         row.username.toLowerCase(),

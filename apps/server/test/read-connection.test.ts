@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDatabase, createDatabase, type DatabaseHandle } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import type { Database } from '../src/db/schema';
+import { createTestApp } from './helpers';
+import { testDatabaseKind } from './test-database';
+
+const sqliteOnly = describe.runIf(testDatabaseKind() === 'sqlite');
+
+const pragma = async (db: Kysely<Database>, name: string): Promise<unknown> => {
+  const { rows } = await sql<Record<string, unknown>>`pragma ${sql.raw(name)}`.execute(db);
+  return rows[0]?.[name];
+};
+
+const member = (id: string) => ({
+  id,
+  username: `reader_${id}`,
+  first_name: 'Read',
+  last_name: 'Er',
+  email: `${id}@example.com`,
+  password_hash: 'x',
+  created_at: 0,
+  updated_at: 0,
+});
+
+/** A promise that settles when told to. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+const countMembers = async (db: Kysely<Database>): Promise<number> =>
+  (await db.selectFrom('users').select('id').execute()).length;
+
+sqliteOnly('the read connection of a SQLite file', () => {
+  let dataDir: string;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-reads-'));
+    handle = createDatabase({ kind: 'sqlite', filename: path.join(dataDir, 'perch.db') });
+    await migrateToLatest(handle.db as Kysely<unknown>);
+  });
+  afterAll(async () => {
+    await closeDatabase(handle);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is a connection of its own that cannot write', async () => {
+    expect(handle.reads).not.toBe(handle.db);
+    await expect(handle.reads.insertInto('users').values(member('r0')).execute()).rejects.toThrow(
+      /readonly/,
+    );
+    expect(await pragma(handle.reads, 'temp_store')).toBe(2);
+    expect(await pragma(handle.reads, 'cache_size')).toBe(-16 * 1024);
+    expect(await pragma(handle.db, 'cache_size')).toBe(-16 * 1024);
+    expect(await pragma(handle.db, 'journal_mode')).toBe('wal');
+  });
+
+  it('sees what is committed, without waiting for a write transaction to end', async () => {
+    await handle.db.insertInto('users').values(member('r1')).execute();
+    expect(await countMembers(handle.reads)).toBe(1);
+
+    const held = gate();
+    const hasInserted = gate();
+    const writing = handle.db.transaction().execute(async (trx) => {
+      await trx.insertInto('users').values(member('r2')).execute();
+      hasInserted.open();
+      await held.promise;
+    });
+    await hasInserted.promise;
+    try {
+      // The writer's one connection is held by the transaction; the reader answers meanwhile,
+      // from the last committed state.
+      expect(await countMembers(handle.reads)).toBe(1);
+    } finally {
+      held.open();
+      await writing;
+    }
+    expect(await countMembers(handle.reads)).toBe(2);
+  });
+});
+
+describe('the read connection elsewhere', () => {
+  it('is the writing connection for an in-memory SQLite database', async () => {
+    const handle = createDatabase({ kind: 'sqlite', filename: ':memory:' });
+    expect(handle.reads).toBe(handle.db);
+    await closeDatabase(handle);
+  });
+
+  it('is opened with the app and closed with it', async () => {
+    const t = await createTestApp();
+    const { reads, db } = t.app;
+    expect(await reads.selectFrom('users').select('id').execute()).toEqual([]);
+    if (testDatabaseKind() === 'postgres') expect(reads).toBe(db);
+    await t.close();
+    await expect(reads.selectFrom('users').select('id').execute()).rejects.toThrow(/destroyed/);
+  });
+});

@@ -1,0 +1,288 @@
+import { userPageSchema, userSchema, type User } from '@perch/contract';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPostgres } from '../../src/db/dialect';
+import type { Database } from '../../src/db/schema';
+import { searchUsers } from '../../src/modules/users/users.repository';
+import { createMember, type Member } from '../factories';
+import { call, createTestApp, type TestApp } from '../helpers';
+import { bodyOf, expectError, idsOf, walk, withQuery } from './social-helpers';
+
+let t: TestApp;
+let harbour: Member;
+let percent: Member;
+let quoted: Member;
+let accented: Member;
+let emoji: Member;
+let plain: Member;
+beforeAll(async () => {
+  t = await createTestApp();
+  harbour = await createMember(t.app, {
+    username: 'Harbour_Light',
+    firstName: 'Marguerite',
+    lastName: 'Oyelaran-Whitcombe',
+  });
+  percent = await createMember(t.app, {
+    username: 'percent_off',
+    firstName: '50%_off*',
+    lastName: 'Back\\slash',
+  });
+  quoted = await createMember(t.app, {
+    username: 'quoted_name',
+    firstName: '"Nan" OR zoe',
+    lastName: "O'Neil AND -x:y^*",
+  });
+  accented = await createMember(t.app, {
+    username: 'accented',
+    firstName: 'Zoë',
+    lastName: 'Ångström',
+  });
+  emoji = await createMember(t.app, {
+    username: 'emoji_fan',
+    firstName: 'Sun🌞ny',
+    lastName: 'Day',
+  });
+  plain = await createMember(t.app, {
+    username: 'Ada_Plain',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const answer = (q: string, limit = 50) =>
+  call(t.app, { method: 'GET', url: withQuery('/api/users', { q, limit }) });
+
+const search = async (q: string): Promise<User[]> =>
+  bodyOf(userPageSchema, await answer(q), 200).users;
+
+const found = async (q: string): Promise<string[]> => idsOf(await search(q));
+
+describe('member search', () => {
+  it('finds a substring in the middle of any name, whatever its case', async () => {
+    for (const q of ['rgueri', 'RGUERI', 'laran-whit', 'bour_li', 'BOUR_LI', 'arbour', 'ITCOMB']) {
+      expect(await found(q), q).toEqual([harbour.user._id]);
+    }
+  });
+
+  it('takes wildcard and query-syntax characters literally', async () => {
+    const cases: [string, Member[]][] = [
+      ['%_off*', [percent]],
+      ['0%_', [percent]],
+      ['%', [percent]],
+      ['_', [harbour, plain, emoji, percent, quoted]],
+      ['*', [percent, quoted]],
+      ['k\\s', [percent]],
+      ['\\', [percent]],
+      ['"nan"', [quoted]],
+      ['"', [quoted]],
+      ['nan" or z', [quoted]],
+      ["o'neil and", [quoted]],
+      ['-x:y^*', [quoted]],
+      ['a%e', []],
+      ['m_r', []],
+      ['ada*', []],
+      ['lovelace"', []],
+      ['NEAR(a b)', []],
+      ['username:ada', []],
+    ];
+    for (const [q, members] of cases) {
+      expect((await found(q)).sort(), q).toEqual(idsOf(members.map((m) => m.user)).sort());
+    }
+  });
+
+  it('answers one and two characters with the same substring matches', async () => {
+    expect(await found('ö')).toEqual([accented.user._id]);
+    expect(await found('ov')).toEqual([plain.user._id]);
+    expect(await found('OV')).toEqual([plain.user._id]);
+    expect(await found('ng')).toEqual([accented.user._id]);
+    const all = await search('a');
+    for (const user of all) {
+      expect([user.username, user.firstName, user.lastName].join(' ').toLowerCase()).toContain('a');
+    }
+    expect(idsOf(all)).toEqual(expect.arrayContaining([harbour.user._id, plain.user._id]));
+  });
+
+  it('finds names with characters outside ASCII, and emoji', async () => {
+    expect(await found('zoë')).toEqual([accented.user._id]);
+    expect(await found('ngstr')).toEqual([accented.user._id]);
+    expect(await found('🌞')).toEqual([emoji.user._id]);
+    expect(await found('n🌞n')).toEqual([emoji.user._id]);
+    expect(await found('🌞🌞🌞')).toEqual([]);
+  });
+
+  it('lists matches in username order, page by page', async () => {
+    const { items } = await walk(t.app, '/api/users', 'users', userSchema, {
+      limit: 1,
+      query: { q: 'ada' },
+    });
+    expect(idsOf(items)).toEqual([plain.user._id]);
+    const many = await walk(t.app, '/api/users', 'users', userSchema, {
+      limit: 2,
+      query: { q: 'e' },
+    });
+    const names = many.items.map((user) => user.username.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    expect(new Set(names).size).toBe(names.length);
+    expect(idsOf(many.items)).toEqual(
+      expect.arrayContaining([harbour.user._id, percent.user._id, quoted.user._id]),
+    );
+  });
+
+  it('never fails on hostile text', async () => {
+    for (const q of [
+      "'",
+      "''); drop table users; --",
+      '"""',
+      '*',
+      '^',
+      '(',
+      ')',
+      ':',
+      '-',
+      '🌞'.repeat(50),
+    ]) {
+      expect((await answer(q)).statusCode, q).toBe(200);
+    }
+    expect((await answer('ä'.repeat(100))).statusCode).toBe(200);
+    expectError(await answer('q'.repeat(101)), 400, 'Search text must be at most 100 characters.');
+    expect((await answer('a\u0000b')).statusCode).toBe(400);
+  });
+
+  it('keeps up with new members and edited names', async () => {
+    const newcomer = await createMember(t.app, { firstName: 'Peregrine', lastName: 'Falconer' });
+    expect(await found('regrin')).toEqual([newcomer.user._id]);
+    const response = await call(t.app, {
+      method: 'POST',
+      url: '/api/users/edit',
+      token: newcomer.token,
+      payload: { userData: { firstName: 'Kittiwake', lastName: 'Falconer' } },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await found('regrin')).toEqual([]);
+    expect(await found('TTIWAK')).toEqual([newcomer.user._id]);
+    expect(await found('lcone')).toEqual([newcomer.user._id]);
+  });
+});
+
+/** The SQL searchUsers sends, caught on its way to the database. */
+async function searchSql(
+  db: Kysely<Database>,
+  text: string,
+  byTrigrams: boolean,
+): Promise<CompiledQuery> {
+  let caught: CompiledQuery | undefined;
+  const catching = db.withPlugin({
+    transformQuery: (args) => {
+      caught ??= db.getExecutor().compileQuery(args.node, args.queryId);
+      return args.node;
+    },
+    transformResult: (args) => Promise.resolve(args.result),
+  });
+  await searchUsers(catching, { ...everyone, text, byTrigrams });
+  if (!caught) throw new Error('searchUsers sent no query');
+  return caught;
+}
+
+async function planOf(db: Kysely<Database>, text: string, byTrigrams: boolean): Promise<string> {
+  const query = await searchSql(db, text, byTrigrams);
+  if (!isPostgres(db)) {
+    const rows = await db.executeQuery<{ detail: string }>({
+      ...query,
+      sql: `explain query plan ${query.sql}`,
+    });
+    return rows.rows.map((row) => row.detail).join('\n');
+  }
+  // A handful of members is read fastest from the table itself; the question here is whether the
+  // index can answer the query at all.
+  return db.connection().execute(async (connection) => {
+    await sql`set enable_seqscan = off`.execute(connection);
+    await sql`set enable_indexscan = off`.execute(connection);
+    try {
+      const rows = await connection.executeQuery<{ 'QUERY PLAN': string }>({
+        ...query,
+        sql: `explain ${query.sql}`,
+      });
+      return rows.rows.map((row) => row['QUERY PLAN']).join('\n');
+    } finally {
+      await sql`reset enable_seqscan`.execute(connection);
+      await sql`reset enable_indexscan`.execute(connection);
+    }
+  });
+}
+
+const everyone = { viewerId: null, afterUsername: null, limit: 50 } as const;
+
+const userRow = (id: string, firstName: string, lastName: string) => {
+  const now = Date.now();
+  return {
+    id,
+    username: `u_${id}`,
+    first_name: firstName,
+    last_name: lastName,
+    email: `${id}@example.com`,
+    password_hash: 'x',
+    created_at: now,
+    updated_at: now,
+  };
+};
+
+describe('the search index', () => {
+  it('answers text of three characters or more', async () => {
+    const db = t.app.db;
+    if (isPostgres(db)) {
+      expect(await planOf(db, 'rgu', false)).toMatch(/users_search_trgm_idx/);
+      return;
+    }
+    expect(await planOf(db, 'rgu', true)).toMatch(/users_search/);
+    // Without it, members are read in the order of the answer, and reading stops with the page.
+    expect(await planOf(db, 'rg', false)).toMatch(/SCAN u USING INDEX users_username_lower_key/);
+    expect(await planOf(db, 'rg', false)).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('answers the same whichever way the members are found', async () => {
+    const db = t.app.db;
+    const crowd = Array.from({ length: 600 }, (_, i) =>
+      userRow(`crowd${String(i).padStart(4, '0')}`, 'Crowd', `Member ${i}`),
+    );
+    await db.insertInto('users').values(crowd).execute();
+    try {
+      for (const text of ['crowd', 'MEMBER 10', 'ember 599', 'ada', 'rgu', 'zzz']) {
+        const viaIndex = await searchUsers(db, { ...everyone, text, byTrigrams: !isPostgres(db) });
+        const inOrder = await searchUsers(db, { ...everyone, text, byTrigrams: false });
+        expect(
+          viaIndex.map((row) => row.id),
+          text,
+        ).toEqual(inOrder.map((row) => row.id));
+      }
+      // More members hold "crowd" than the index is asked for: they are read in username order.
+      const page = await search('crowd');
+      expect(page.map((user) => user.username)).toEqual(
+        crowd.slice(0, 50).map((row) => row.username),
+      );
+      expect(await found('ember 599')).toEqual(['crowd0599']);
+    } finally {
+      await db.deleteFrom('users').where('id', 'like', 'crowd%').execute();
+    }
+  });
+
+  it('stays equal to the members it indexes after inserts, edits and deletes', async () => {
+    if (isPostgres(t.app.db)) return;
+    const db = t.app.db;
+    await db
+      .insertInto('users')
+      .values([userRow('tmp1', 'Transient', 'Visitor'), userRow('tmp2', 'Transient', 'Visitor')])
+      .execute();
+    await db.updateTable('users').set({ last_name: 'Wanderer' }).where('id', '=', 'tmp1').execute();
+    await db.updateTable('users').set({ followers_count: 3 }).where('id', '=', 'tmp2').execute();
+    expect(await found('wandere')).toEqual(['tmp1']);
+    await db.deleteFrom('users').where('id', 'in', ['tmp1', 'tmp2']).execute();
+    expect(await found('ransien')).toEqual([]);
+    // Compares every index entry with the rows of users.
+    await sql`insert into users_search (users_search, rank) values ('integrity-check', 1)`.execute(
+      db,
+    );
+  });
+});
