@@ -19,6 +19,7 @@ import { measureEvents, type EventsResult } from './events';
 import { measureInProcess, type InProcessResult } from './inprocess';
 import { ensureBuilds } from './lib/builds';
 import { signIn, workingCopy, type Member, type RunCopy } from './lib/copy';
+import { warmTimelines } from './lib/timelines-ready';
 import {
   countRows,
   DEFAULT_PG_URL,
@@ -365,6 +366,13 @@ async function runPerch(
       token: probe?.token ?? '',
       user: ((await me.json()) as { user: unknown }).user,
     };
+
+    if (selected.some((s) => !s.write)) {
+      const ready = await warmTimelines(perch.url, members, copy.runner);
+      log(
+        `  home timelines of the ${formatCount(members.length)} members: ${formatCount(ready.built)} built in ${ready.seconds.toFixed(1)} s`,
+      );
+    }
 
     // Warm the JIT and caches with a little of every read first.
     const warmUp = selected.filter((s) => !s.write).flatMap((s) => s.requests());

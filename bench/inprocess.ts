@@ -14,6 +14,7 @@ import { createTransact } from '../apps/server/src/events/transactions';
 import { createBookmarksService } from '../apps/server/src/modules/bookmarks/bookmarks.service';
 import { createPostCards } from '../apps/server/src/modules/posts/post-cards';
 import { createPostsService } from '../apps/server/src/modules/posts/posts.service';
+import { createReaderFlags } from '../apps/server/src/modules/posts/reader-flags';
 import { createUsersService } from '../apps/server/src/modules/users/users.service';
 import { percentile, Prng } from './lib/prng';
 import { searchFragment } from './lib/text';
@@ -48,7 +49,8 @@ function servicesOf(db: Db) {
   // costs. The server's timelines are measured over HTTP.
   const timelines = { page: () => Promise.resolve(null), posted: () => Promise.resolve() };
   const cards = createPostCards({ reads: db, max: 10_000 });
-  const posts = createPostsService({ db, transact, media, users, timelines, cards });
+  const flags = createReaderFlags({ reads: db, maxIds: 200_000, maxPerMember: 5_000 });
+  const posts = createPostsService({ db, transact, media, users, timelines, cards, flags });
   return { posts, users, bookmarks: createBookmarksService({ db, transact, posts }) };
 }
 type Services = ReturnType<typeof servicesOf>;

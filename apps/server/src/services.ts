@@ -19,6 +19,7 @@ import type { MediaStore } from './modules/media/media.store';
 import { createNotificationsService } from './modules/notifications/notifications.service';
 import { createPostCards } from './modules/posts/post-cards';
 import { createPostsService } from './modules/posts/posts.service';
+import { createReaderFlags } from './modules/posts/reader-flags';
 import { createSessionsService } from './modules/sessions/sessions.service';
 import { createTimelinesService } from './modules/timelines/timelines.service';
 import { createUsersService } from './modules/users/users.service';
@@ -59,8 +60,18 @@ export function createServices({
   const media = createMediaService({ db, store: mediaStore, log });
   const timelines = createTimelinesService({ db, reads, log, length: config.homeTimelineLength });
   const cards = createPostCards({ reads, max: config.cardCacheSize });
+  const flags = createReaderFlags({ reads, maxIds: 200_000, maxPerMember: 5_000 });
   const users = createUsersService({ db, reads, transact, media, timelines });
-  const posts = createPostsService({ db, reads, transact, media, users, timelines, cards });
+  const posts = createPostsService({
+    db,
+    reads,
+    transact,
+    media,
+    users,
+    timelines,
+    cards,
+    flags,
+  });
   const comments = createCommentsService({ db, transact, posts });
   const bookmarks = createBookmarksService({ db, transact, posts });
   const embeds = createEmbedsService({ comments, users, bookmarks });
@@ -90,6 +101,7 @@ export function createServices({
   });
   relay.listen(hub.deliver);
   relay.listen(cards.listener);
+  relay.listen(flags.listener);
   relay.listen(timelines.listener);
   relay.listen((events) => {
     for (const event of events) {

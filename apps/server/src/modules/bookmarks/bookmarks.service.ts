@@ -20,7 +20,7 @@ import {
 export interface BookmarksServiceDeps {
   db: Kysely<Database>;
   transact: Transact;
-  posts: Pick<PostsService, 'bookmarked' | 'lockedPost' | 'asPost'>;
+  posts: Pick<PostsService, 'bookmarked' | 'lockedPost' | 'asPost' | 'marked'>;
 }
 
 export function createBookmarksService({ db, transact, posts }: BookmarksServiceDeps) {
@@ -28,9 +28,9 @@ export function createBookmarksService({ db, transact, posts }: BookmarksService
     posts.bookmarked(viewer, query);
 
   /** Adding and removing share everything but the direction of the change. */
-  function change(viewer: Viewer, postId: string, add: boolean): Promise<Post> {
-    return transact(async (trx, events) => {
-      const post = await posts.lockedPost(trx, postId, viewer);
+  async function change(viewer: Viewer, postId: string, add: boolean): Promise<Post> {
+    const post = await transact(async (trx, events) => {
+      const locked = await posts.lockedPost(trx, postId, viewer);
       const changed = add
         ? await insertBookmark(trx, viewer.id, postId, Date.now())
         : await deleteBookmark(trx, viewer.id, postId);
@@ -41,8 +41,10 @@ export function createBookmarksService({ db, transact, posts }: BookmarksService
         type: add ? 'bookmark.added' : 'bookmark.removed',
         payload: { userId: viewer.id, postId },
       });
-      return posts.asPost({ ...post, bookmarked: add }, viewer);
+      return posts.asPost({ ...locked, bookmarked: add }, viewer);
     });
+    posts.marked(viewer.id);
+    return post;
   }
 
   return {

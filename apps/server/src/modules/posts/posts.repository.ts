@@ -388,3 +388,13 @@ export async function adjustCommentCount(db: Db, postId: string, delta: 1 | -1):
     .where('id', '=', postId)
     .execute();
 }
+
+/** Up to `limit` of the posts the member liked (any order). */
+export const likedPostIds = compiledQuery((db: Db, userId: string, limit: number) =>
+  db.selectFrom('likes').select('post_id').where('user_id', '=', userId).limit(limit),
+);
+
+/** Up to `limit` of the posts the member bookmarked (any order). */
+export const bookmarkedPostIds = compiledQuery((db: Db, userId: string, limit: number) =>
+  db.selectFrom('bookmarks').select('post_id').where('user_id', '=', userId).limit(limit),
+);

@@ -20,6 +20,7 @@ import type { UsersService } from '../users/users.service';
 import type { TimelinesService } from '../timelines/timelines.service';
 import { createHomeFeed } from './home-feed';
 import type { PostCards } from './post-cards';
+import type { ReaderFlags } from './reader-flags';
 import { createHydrator, type PagePost } from './hydrate';
 import { faceToPost, toPost } from './posts.mapper';
 import * as repo from './posts.repository';
@@ -61,6 +62,7 @@ export interface PostsServiceDeps {
   reads?: Db;
   timelines: Pick<TimelinesService, 'page' | 'posted'>;
   cards: PostCards;
+  flags: ReaderFlags;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
   users: Pick<UsersService, 'idOf'>;
@@ -74,8 +76,9 @@ export function createPostsService({
   users,
   timelines,
   cards,
+  flags,
 }: PostsServiceDeps) {
-  const hydrate = createHydrator(reads, cards);
+  const hydrate = createHydrator(cards, flags);
 
   /** A page of posts as the query over posts computes it (limit + 1, to tell if more follow). */
   async function pullPage(base: repo.PostListQuery): Promise<PagePost[]> {
@@ -184,6 +187,10 @@ export function createPostsService({
     changed: (postId: string): void => {
       cards.forget(postId);
     },
+    /** After the member's bookmarks changed: their flags are read again. */
+    marked: (userId: string): void => {
+      flags.forget(userId);
+    },
     /** A row read for a change (lockedPost), as the API answers it. */
     asPost: toPost,
 
@@ -268,6 +275,7 @@ export function createPostsService({
         return toPost({ ...post, like_count: post.like_count + 1, liked: true }, viewer);
       });
       cards.forget(postId);
+      flags.forget(viewer.id);
       return liked;
     },
 
@@ -292,6 +300,7 @@ export function createPostsService({
         return toPost({ ...post, like_count: post.like_count - 1, liked: false }, viewer);
       });
       cards.forget(postId);
+      flags.forget(viewer.id);
       return disliked;
     },
   };

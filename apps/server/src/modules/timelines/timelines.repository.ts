@@ -14,12 +14,6 @@ export interface TimelineState {
   read_at: number;
 }
 
-export interface EntryKey {
-  id: string;
-  liked: unknown;
-  bookmarked: unknown;
-}
-
 export interface RankedEntry {
   id: string;
   like_count: number;
@@ -40,35 +34,15 @@ export function findTimeline(db: Db, userId: string): Promise<TimelineState | un
     .executeTakeFirst();
 }
 
-/** A page of the timeline below `beforeId`, newest first, with the member's own flags. */
+/** A page of the timeline below `beforeId`, newest first. */
 export const pageOfTimeline = compiledQuery(
   (db: Db, userId: string, beforeId: string, limit: number) =>
     db
-      .selectFrom('home_timeline_entries as e')
-      .select('e.post_id as id')
-      .select((eb) => [
-        eb
-          .exists(
-            eb
-              .selectFrom('likes')
-              .select('likes.post_id')
-              .where('likes.user_id', '=', userId)
-              .whereRef('likes.post_id', '=', 'e.post_id'),
-          )
-          .as('liked'),
-        eb
-          .exists(
-            eb
-              .selectFrom('bookmarks')
-              .select('bookmarks.post_id')
-              .where('bookmarks.user_id', '=', userId)
-              .whereRef('bookmarks.post_id', '=', 'e.post_id'),
-          )
-          .as('bookmarked'),
-      ])
-      .where('e.user_id', '=', userId)
-      .where('e.post_id', '<', beforeId)
-      .orderBy('e.post_id', 'desc')
+      .selectFrom('home_timeline_entries')
+      .select('post_id as id')
+      .where('user_id', '=', userId)
+      .where('post_id', '<', beforeId)
+      .orderBy('post_id', 'desc')
       .limit(limit),
 );
 

@@ -9,12 +9,9 @@ import { rankTrending, trendingAfter, type Ranked } from './trending';
 
 type Db = Kysely<Database>;
 
-/** A page's posts as the timeline gives them: ids, the reader's flags, what trending ranked by. */
+/** A page's posts as the timeline gives them: ids, and what trending ranked them by. */
 export interface TimelineKey {
   id: string;
-  /** The reader's flags when the page's query read them (latest does, trending does not). */
-  liked?: unknown;
-  bookmarked?: unknown;
   /** Trending only: the like count the page was ordered by (its cursor must carry the same). */
   likeCount?: number;
   createdAt?: number;
@@ -42,6 +39,11 @@ export interface TimelinesServiceDeps {
 
 const TOUCH_EVERY_MS = 6 * 60 * 60 * 1000;
 const BUILD_QUEUE_MAX = 1_000;
+/**
+ * A timeline starts with this many of the newest posts of Home (fewer to read and write than the
+ * full length, on the read that asked for it) and grows to its length as posts arrive.
+ */
+const FIRST_LENGTH = 200;
 
 /**
  * Home timelines, written on post (the design of Mastodon's home feeds): each member who reads Home
@@ -60,7 +62,8 @@ export function createTimelinesService({
   rankingTtlMs = 10_000,
 }: TimelinesServiceDeps) {
   const touched = new LRUCache<string, number>({ max: 20_000 });
-  const rankings = new LRUCache<string, Ranked[]>({ max: 2_000, ttl: rankingTtlMs });
+  const rankings = new LRUCache<string, Ranked[]>({ max: 500, ttl: rankingTtlMs });
+  const firstLength = Math.min(length, FIRST_LENGTH);
 
   /** Keeps the newest `length` entries; the floor rises to the oldest one kept. */
   async function trim(trx: Db, userId: string): Promise<void> {
@@ -74,8 +77,8 @@ export function createTimelinesService({
   async function build(userId: string): Promise<void> {
     const created = await db.transaction().execute(async (trx) => {
       if (!(await repo.createTimeline(trx, userId, Date.now()))) return false;
-      if ((await repo.fillFromFollows(trx, userId, length)) === length) {
-        const oldest = await repo.entryAtRank(trx, userId, length);
+      if ((await repo.fillFromFollows(trx, userId, firstLength)) === firstLength) {
+        const oldest = await repo.entryAtRank(trx, userId, firstLength);
         if (oldest !== undefined) await repo.raiseFloor(trx, userId, oldest);
       }
       return true;
@@ -100,12 +103,16 @@ export function createTimelinesService({
 
   async function work(): Promise<void> {
     for (const userId of queue) {
+      const started = performance.now();
       try {
         await build(userId);
       } catch (error) {
         log.error({ err: error, userId }, 'could not build a home timeline');
       }
       queue.delete(userId);
+      // A build holds the database (and, on SQLite, this process) for milliseconds: as long a
+      // pause after each keeps requests flowing when many members come back at once.
+      await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
     }
   }
 

@@ -1,0 +1,111 @@
+import type { PublishedEvent } from '@perch/contract';
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import { idListValue, sqlBoolean } from '../../db/dialect';
+import type { Database } from '../../db/schema';
+import { bookmarkedPostIds, flagsAmong, likedPostIds } from './posts.repository';
+
+type Db = Kysely<Database>;
+
+/** What a reader did to a post: the card's flags. */
+export interface Flags {
+  liked: boolean;
+  bookmarked: boolean;
+}
+
+interface Marks {
+  liked: ReadonlySet<string>;
+  bookmarked: ReadonlySet<string>;
+}
+
+export interface ReaderFlagsDeps {
+  reads: Db;
+  /** Post ids kept over all members (each member's likes and bookmarks count). */
+  maxIds: number;
+  /** A member with more likes or bookmarks than this is asked the database page by page. */
+  maxPerMember: number;
+}
+
+const NONE: Flags = { liked: false, bookmarked: false };
+
+/**
+ * Which posts each recent reader liked and bookmarked, kept in memory: a page's flags then cost no
+ * query. A member's marks are read once (two index ranges) and dropped when they like, unlike,
+ * bookmark or unbookmark: by the process that made the change at once, by the others when the
+ * relay hands them the event. Members with very many marks are asked per page instead.
+ */
+export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDeps) {
+  const marks = new LRUCache<string, Marks>({
+    maxSize: maxIds,
+    sizeCalculation: (entry) => Math.max(1, entry.liked.size + entry.bookmarked.size),
+  });
+  const tooMany = new LRUCache<string, true>({ max: 10_000 });
+  // Marks read while a change of that member was being dropped may predate it: not kept.
+  const changes = new LRUCache<string, number>({ max: 50_000 });
+
+  function forget(userId: string): void {
+    marks.delete(userId);
+    tooMany.delete(userId);
+    changes.set(userId, (changes.get(userId) ?? 0) + 1);
+  }
+
+  async function load(userId: string): Promise<Marks | null> {
+    const before = changes.get(userId) ?? 0;
+    const [liked, bookmarked] = await Promise.all([
+      likedPostIds(reads, userId, maxPerMember + 1),
+      bookmarkedPostIds(reads, userId, maxPerMember + 1),
+    ]);
+    if (liked.length > maxPerMember || bookmarked.length > maxPerMember) {
+      tooMany.set(userId, true);
+      return null;
+    }
+    const loaded = {
+      liked: new Set(liked.map((row) => row.post_id)),
+      bookmarked: new Set(bookmarked.map((row) => row.post_id)),
+    };
+    if ((changes.get(userId) ?? 0) === before) {
+      changes.delete(userId);
+      marks.set(userId, loaded);
+    }
+    return loaded;
+  }
+
+  return {
+    /** The reader's flags for each of `ids`. */
+    async of(userId: string, ids: readonly string[]): Promise<Map<string, Flags>> {
+      const flags = new Map<string, Flags>();
+      if (ids.length === 0) return flags;
+      const known = marks.get(userId) ?? (tooMany.has(userId) ? null : await load(userId));
+      if (known) {
+        for (const id of ids) {
+          const liked = known.liked.has(id);
+          const bookmarked = known.bookmarked.has(id);
+          flags.set(id, liked || bookmarked ? { liked, bookmarked } : NONE);
+        }
+        return flags;
+      }
+      for (const row of await flagsAmong(reads, userId, idListValue(reads, ids))) {
+        flags.set(row.id, { liked: sqlBoolean(row.liked), bookmarked: sqlBoolean(row.bookmarked) });
+      }
+      return flags;
+    },
+    forget,
+    /** For relay.listen: drops the marks of members whose likes or bookmarks changed. */
+    listener: (events: readonly PublishedEvent[]): void => {
+      for (const event of events) {
+        switch (event.type) {
+          case 'post.liked':
+          case 'post.unliked':
+          case 'bookmark.added':
+          case 'bookmark.removed':
+            forget(event.payload.userId);
+            break;
+          default:
+            break;
+        }
+      }
+    },
+  };
+}
+
+export type ReaderFlags = ReturnType<typeof createReaderFlags>;
