@@ -48,6 +48,9 @@ export interface PostCardsDeps {
  */
 export function createPostCards({ reads, max }: PostCardsDeps) {
   const cards = new LRUCache<string, PostFace>({ max });
+  // A card is kept on its second read: most cards of a list read once (a stranger's profile)
+  // are never read again, and keeping them would only churn the cache and the heap.
+  const seen = new LRUCache<string, true>({ max: max * 2 });
   // Cards read while a change was being dropped may predate it: those are used but not kept.
   let changes = 0;
 
@@ -96,7 +99,9 @@ export function createPostCards({ reads, max }: PostCardsDeps) {
       for (const row of rows) {
         const face = faceOf(row);
         found.set(row.id, face);
-        if (keep) cards.set(row.id, face);
+        if (!keep) continue;
+        if (seen.has(row.id)) cards.set(row.id, face);
+        else seen.set(row.id, true);
       }
       return found;
     },

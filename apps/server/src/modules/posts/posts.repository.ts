@@ -254,26 +254,38 @@ export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =
     .where('p.id', 'in', idList(db, ids)),
 );
 
-/** The viewer's bookmarked posts, newest bookmark first; keyset [bookmark created_at, post id]. */
-export function listBookmarkedPostCards(
+const bookmarkKeys = (paged: boolean) =>
+  compiledQuery((db: Db, userId: string, afterAt: number, afterId: string, limit: number) => {
+    const keys = db
+      .selectFrom('bookmarks as b')
+      .select(['b.post_id as id', 'b.created_at as bookmarked_at'])
+      .where('b.user_id', '=', userId);
+    return (
+      paged
+        ? keys.where((eb) =>
+            eb(eb.refTuple('b.created_at', 'b.post_id'), '<', eb.tuple(afterAt, afterId)),
+          )
+        : keys
+    )
+      .orderBy('b.created_at', 'desc')
+      .orderBy('b.post_id', 'desc')
+      .limit(limit);
+  });
+const firstBookmarkKeys = bookmarkKeys(false);
+const laterBookmarkKeys = bookmarkKeys(true);
+
+/**
+ * The ids of a page of the member's bookmarked posts, newest bookmark first (limit + 1, to tell
+ * whether more follow); keyset [bookmark created_at, post id].
+ */
+export function listBookmarkKeys(
   db: Db,
   query: { viewerId: string; after: readonly [number, string] | null; limit: number },
-): Promise<(PostCardRow & { bookmarked_at: number })[]> {
+): Promise<{ id: string; bookmarked_at: number }[]> {
   const { viewerId, after, limit } = query;
-  let builder = cardQuery(db, viewerId)
-    .innerJoin('bookmarks as b', 'b.post_id', 'p.id')
-    .select('b.created_at as bookmarked_at')
-    .where('b.user_id', '=', viewerId);
-  if (after) {
-    builder = builder.where((eb) =>
-      eb(eb.refTuple('b.created_at', 'b.post_id'), '<', eb.tuple(...after)),
-    );
-  }
-  return builder
-    .orderBy('b.created_at', 'desc')
-    .orderBy('b.post_id', 'desc')
-    .limit(limit + 1)
-    .execute();
+  return after
+    ? laterBookmarkKeys(db, viewerId, after[0], after[1], limit + 1)
+    : firstBookmarkKeys(db, viewerId, 0, '', limit + 1);
 }
 
 export function findPostCard(

@@ -168,13 +168,21 @@ export function createPostsService({
     /** The viewer's bookmarked posts, newest bookmark first. */
     async bookmarked(viewer: Viewer, query: PageQuery): Promise<BookmarkPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
-      const rows = await repo.listBookmarkedPostCards(db, {
+      const keys = await repo.listBookmarkKeys(reads, {
         viewerId: viewer.id,
         after,
         limit: query.limit,
       });
-      const { items, nextCursor } = pageOf(rows, query.limit, (row) => [row.bookmarked_at, row.id]);
-      return { bookmarks: items.map((row) => toPost(row, viewer)), nextCursor };
+      const savedAt = new Map(keys.map((key) => [key.id, key.bookmarked_at]));
+      const posts = await hydrate(keys, viewer.id);
+      const { items, nextCursor } = pageOf(posts, query.limit, ({ face: { card } }) => [
+        savedAt.get(card.id) ?? 0,
+        card.id,
+      ]);
+      return {
+        bookmarks: items.map((post) => faceToPost(post.face, post.liked, post.bookmarked, viewer)),
+        nextCursor,
+      };
     },
 
     /** Whether the post exists (for lists under it). */

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { compiledQuery } from '../../db/compiled';
 import type { Database, NewUser, UserRow } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -19,6 +20,19 @@ export function findViewerById(
 }
 
 /** Usernames are matched regardless of case, as the unique index on lower(username) does. */
+const idByLowerUsername = compiledQuery((db: Db, lowerUsername: string) =>
+  db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(username)`, '=', lowerUsername),
+);
+
+/** The member's id, whatever the name's case (the hot path of every member's page). */
+export async function findUserIdByUsername(db: Db, username: string): Promise<string | undefined> {
+  const [row] = await idByLowerUsername(db, username.toLowerCase());
+  return row?.id;
+}
+
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')

@@ -123,7 +123,7 @@ export function createUsersService({
   return {
     /** The member's id, regardless of the name's case; null when there is no such member. */
     idOf: async (username: string): Promise<string | null> =>
-      (await repo.findUserByUsername(db, username))?.id ?? null,
+      (await repo.findUserIdByUsername(reads, username)) ?? null,
 
     /** Who a verified token speaks for, if that member still exists. */
     viewerById: (id: string): Promise<Viewer | undefined> => repo.findViewerById(db, id),
