@@ -128,7 +128,7 @@ const envSchema = z.object({
   CARD_CACHE_SIZE: z.coerce
     .number({ error: 'CARD_CACHE_SIZE must be a number' })
     .int('CARD_CACHE_SIZE must be a whole number')
-    .min(0, 'CARD_CACHE_SIZE must not be negative')
+    .min(1, 'CARD_CACHE_SIZE must be at least 1')
     .max(10_000_000, 'CARD_CACHE_SIZE must be at most 10000000')
     .default(10_000),
   TRUST_PROXY: z

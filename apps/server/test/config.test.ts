@@ -35,6 +35,7 @@ describe('loadConfig', () => {
     });
     expect(() => load({ HOME_TIMELINE_LENGTH: '5' })).toThrow(ConfigError);
     expect(() => load({ CARD_CACHE_SIZE: '-1' })).toThrow(ConfigError);
+    expect(() => load({ CARD_CACHE_SIZE: '0' })).toThrow(ConfigError);
     expect(() => load({ HOME_TIMELINE_IDLE_DAYS: 'never' })).toThrow(ConfigError);
   });
 
