@@ -60,7 +60,7 @@ export function createServices({
   const media = createMediaService({ db, store: mediaStore, log });
   const timelines = createTimelinesService({ db, reads, log, length: config.homeTimelineLength });
   const cards = createPostCards({ reads, max: config.cardCacheSize });
-  const flags = createReaderFlags({ reads, maxIds: 100_000, maxPerMember: 5_000 });
+  const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
   const users = createUsersService({ db, reads, transact, media, timelines });
   const posts = createPostsService({
     db,

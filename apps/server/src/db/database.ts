@@ -56,14 +56,13 @@ function createPrivately(filename: string): void {
  * SQLite's page cache is memory of the process, one per connection; the kernel's page cache keeps
  * the file outside it, and a miss costs a few microseconds to copy a page from there. On the
  * 1,000,000-post instance (1.9 GB), feed reads with 32 or 64 MB caches differed from 16 MB by less
- * than the run-to-run noise; the lists' hot data lives in the process's own caches (post cards,
- * timelines, readers' marks), so each connection keeps 8 MB.
+ * than the run-to-run noise (8 MB was slower), so each connection keeps 16 MB.
  *
  * mmap_size stays 0: mapped pages count in the process's resident memory as they are read (a
  * file-backed mapping the kernel can drop, but resident all the same). On that instance, 3,000
  * home-feed reads through a 1 GB mapping added 260 MB of it, for 5–10% less CPU.
  */
-const CACHE_KIB = 8 * 1024;
+const CACHE_KIB = 16 * 1024;
 const BUSY_TIMEOUT_MS = 5000;
 
 export function openSqlite(filename: string): SqliteDatabase.Database {
