@@ -56,7 +56,7 @@ function createPrivately(filename: string): void {
  * SQLite's page cache is memory of the process, one per connection; the kernel's page cache keeps
  * the file outside it, and a miss costs a few microseconds to copy a page from there. On the
  * 1,000,000-post instance (1.9 GB), feed reads with 32 or 64 MB caches differed from 16 MB by less
- * than the run-to-run noise (8 MB was slower), so each connection keeps 16 MB.
+ * than the run-to-run noise, so each connection keeps 16 MB.
  *
  * mmap_size stays 0: mapped pages count in the process's resident memory as they are read (a
  * file-backed mapping the kernel can drop, but resident all the same). On that instance, 3,000
