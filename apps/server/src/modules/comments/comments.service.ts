@@ -29,7 +29,10 @@ const FEW_COMMENTS = 5 * EMBEDDED_COMMENTS_MAX;
 export interface CommentsServiceDeps {
   db: Db;
   transact: Transact;
-  posts: Pick<PostsService, 'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'changed'>;
+  posts: Pick<
+    PostsService,
+    'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'changed' | 'asPost'
+  >;
 }
 
 export function createCommentsService({ db, transact, posts }: CommentsServiceDeps) {
@@ -109,8 +112,8 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
     ): Promise<{ comment: Comment; post: Post }> {
       const now = Date.now();
       const id = newId(now);
-      await transact(async (trx, events) => {
-        const post = await posts.lockedPost(trx, postId, viewer);
+      const post = await transact(async (trx, events) => {
+        const locked = await posts.lockedPost(trx, postId, viewer);
         await repo.insertComment(trx, {
           id,
           post_id: postId,
@@ -124,14 +127,16 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
           payload: {
             postId,
             commentId: id,
-            postAuthorId: post.user_id,
+            postAuthorId: locked.user_id,
             userId: viewer.id,
-            commentCount: post.comment_count + 1,
+            commentCount: locked.comment_count + 1,
           },
         });
+        // The answer's card is the row read for the change, with the new count.
+        return posts.asPost({ ...locked, comment_count: locked.comment_count + 1 }, viewer);
       });
       posts.changed(postId);
-      return { comment: await card(id, viewer), post: await posts.card(postId, viewer) };
+      return { comment: await card(id, viewer), post };
     },
 
     async edit(
