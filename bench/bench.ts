@@ -63,6 +63,7 @@ const { values: args } = parseArgs({
     explain: { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     soak: { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 
@@ -341,7 +342,12 @@ async function runPerch(
   const perch = await startServer({
     name: 'Perch server',
     command: process.execPath,
-    args: [path.join(ROOT, 'apps/server/dist/server.js')],
+    // --profile DIR: the server writes a V8 CPU profile there when it stops (NODE_OPTIONS may not
+    // carry --cpu-prof).
+    args: [
+      ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []),
+      path.join(ROOT, 'apps/server/dist/server.js'),
+    ],
     env: { ...env, PORT: String(port) },
     port,
     healthPath: '/api/health',
