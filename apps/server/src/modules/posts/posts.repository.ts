@@ -314,13 +314,18 @@ export function findPostOwner(
  * likes, comments, votes and bookmarks takes this lock first, so that changes racing each other or
  * a delete queue up in one order instead of deadlocking; the answer's card is built from this row.
  */
-export function lockPostForChange(
+const lockedCard = compiledQuery((db: Db, postId: string, viewerId: string) => {
+  const card = cardQuery(db, viewerId).where('p.id', '=', postId);
+  return isPostgres(db) ? card.forUpdate('p') : card;
+});
+
+export async function lockPostForChange(
   db: Db,
   postId: string,
   viewerId: string,
 ): Promise<PostCardRow | undefined> {
-  const card = cardQuery(db, viewerId).where('p.id', '=', postId);
-  return (isPostgres(db) ? card.forUpdate('p') : card).executeTakeFirst();
+  const [row] = await lockedCard(db, postId, viewerId);
+  return row;
 }
 
 export async function insertPost(

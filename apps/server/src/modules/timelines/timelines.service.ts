@@ -146,13 +146,20 @@ export function createTimelinesService({
   }
 
   async function latest(userId: string, afterId: string | null, limit: number) {
-    const keys = await repo.pageOfTimeline(reads, userId, afterId ?? repo.TOP, limit + 1);
+    const before = afterId ?? repo.TOP;
+    const keys = await repo.pageOfTimeline(reads, userId, before, limit + 1);
     if (keys.length > limit) {
       touch(userId);
       return { keys, floor: null };
     }
     const state = await stateOf(userId);
-    return state ? { keys, floor: state.floor } : null;
+    if (!state) return null;
+    // The timeline may have been built between the two reads (its entries and its state commit
+    // together): read the page again, now that the state says how far the entries reach.
+    return {
+      keys: await repo.pageOfTimeline(reads, userId, before, limit + 1),
+      floor: state.floor,
+    };
   }
 
   async function ranking(userId: string): Promise<Ranked[] | null> {
