@@ -117,3 +117,12 @@ export function idList(db: AnyDb, param: unknown): RawBuilder<string> {
 export function idListValue(db: AnyDb, ids: readonly string[]): unknown {
   return isPostgres(db) ? ids : JSON.stringify(ids);
 }
+
+/**
+ * Holds the rows a query reads until the transaction ends, with `lock` (FOR UPDATE OF its table)
+ * on PostgreSQL; SQLite needs nothing, its write transactions already run one at a time (and it
+ * has no FOR UPDATE).
+ */
+export function withRowLock<Query>(db: AnyDb, query: Query, lock: (query: Query) => Query): Query {
+  return isPostgres(db) ? lock(query) : query;
+}

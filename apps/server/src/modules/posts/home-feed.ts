@@ -44,7 +44,8 @@ export function createHomeFeed({ timelines, hydrate, pull }: HomeFeedDeps) {
     const page = await timelines.page(viewer.id, query.sort, after, limit);
     if (!page) return null;
     const ranks = new Map(page.keys.map((key) => [key.id, key]));
-    const items: Item[] = (await hydrate(page.keys, viewer.id)).map((post) => {
+    const ids = page.keys.map((key) => key.id);
+    const items: Item[] = (await hydrate(ids, viewer.id)).map((post) => {
       const rank = ranks.get(post.face.card.id);
       return {
         post,

@@ -9,21 +9,15 @@ export interface PagePost {
   bookmarked: unknown;
 }
 
-/** A post of a page as a list gives it. */
-export interface PageKey {
-  id: string;
-}
-
 /**
- * Turns a page of ids into posts: cards from the card cache, the reader's flags from their kept
+ * Turns a page of post ids into posts: cards from the card cache, the reader's flags from their kept
  * marks. Posts deleted meanwhile are left out.
  */
 export function createHydrator(cards: Pick<PostCards, 'of'>, flags: Pick<ReaderFlags, 'of'>) {
   return async function hydrate(
-    keys: readonly PageKey[],
+    ids: readonly string[],
     viewerId: string | null,
   ): Promise<PagePost[]> {
-    const ids = keys.map((key) => key.id);
     const [faces, marks] = await Promise.all([
       cards.of(ids),
       viewerId === null ? new Map<string, Flags>() : flags.of(viewerId, ids),

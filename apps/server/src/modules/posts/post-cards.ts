@@ -1,37 +1,12 @@
 import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { compiledQuery } from '../../db/compiled';
-import { idList, idListValue } from '../../db/dialect';
+import { idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { faceOf, type PostFace } from './posts.mapper';
-import type { PostCardRow } from './posts.repository';
+import { cardsAmong } from './posts.repository';
 
 type Db = Kysely<Database>;
-
-/** What every reader sees of a post: the card without the reader's own flags. */
-export type PostCard = Omit<PostCardRow, 'liked' | 'bookmarked'>;
-
-const cardsAmong = compiledQuery((db: Db, ids: unknown) =>
-  db
-    .selectFrom('posts as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select([
-      'p.id',
-      'p.user_id',
-      'p.content',
-      'p.media_url',
-      'p.like_count',
-      'p.comment_count',
-      'p.created_at',
-      'p.updated_at',
-      'u.username',
-      'u.first_name',
-      'u.last_name',
-      'u.avatar_url',
-    ])
-    .where('p.id', 'in', idList(db, ids)),
-);
 
 export interface PostCardsDeps {
   /** Where cards are read from (a read-only connection on SQLite). */

@@ -1,8 +1,7 @@
 import type { Post } from '@perch/contract';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../db/dialect';
-import type { PostCard } from './post-cards';
-import type { PostCardRow } from './posts.repository';
+import type { PostCard, PostCardRow } from './posts.repository';
 
 type Reader = { id: string; username: string } | null;
 

@@ -1,7 +1,7 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled';
-import { idList, isPostgres } from '../../db/dialect';
+import { idList, withRowLock } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -46,49 +46,68 @@ export interface PostListQuery {
   since?: number | null;
 }
 
+/** What every reader sees of a post: the card without the reader's own flags. */
+export type PostCard = Omit<PostCardRow, 'liked' | 'bookmarked'>;
+
+const CARD_COLUMNS = [
+  'p.id',
+  'p.user_id',
+  'p.content',
+  'p.media_url',
+  'p.like_count',
+  'p.comment_count',
+  'p.created_at',
+  'p.updated_at',
+  'u.username',
+  'u.first_name',
+  'u.last_name',
+  'u.avatar_url',
+] as const;
+
+/** Whether the member liked and bookmarked the post `p`. */
+function viewerFlags(eb: PostsEb, viewerId: string) {
+  return [
+    eb
+      .exists(
+        eb
+          .selectFrom('likes')
+          .select('likes.post_id')
+          .where('likes.user_id', '=', viewerId)
+          .whereRef('likes.post_id', '=', 'p.id'),
+      )
+      .as('liked'),
+    eb
+      .exists(
+        eb
+          .selectFrom('bookmarks')
+          .select('bookmarks.post_id')
+          .where('bookmarks.user_id', '=', viewerId)
+          .whereRef('bookmarks.post_id', '=', 'p.id'),
+      )
+      .as('bookmarked'),
+  ];
+}
+
 function cardQuery(db: Db, viewerId: string | null) {
   return db
     .selectFrom('posts as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select([
-      'p.id',
-      'p.user_id',
-      'p.content',
-      'p.media_url',
-      'p.like_count',
-      'p.comment_count',
-      'p.created_at',
-      'p.updated_at',
-      'u.username',
-      'u.first_name',
-      'u.last_name',
-      'u.avatar_url',
-    ])
+    .select(CARD_COLUMNS)
     .select((eb) =>
       viewerId === null
         ? [sql<boolean>`0`.as('liked'), sql<boolean>`0`.as('bookmarked')]
-        : [
-            eb
-              .exists(
-                eb
-                  .selectFrom('likes')
-                  .select('likes.post_id')
-                  .whereRef('likes.post_id', '=', 'p.id')
-                  .where('likes.user_id', '=', viewerId),
-              )
-              .as('liked'),
-            eb
-              .exists(
-                eb
-                  .selectFrom('bookmarks')
-                  .select('bookmarks.post_id')
-                  .where('bookmarks.user_id', '=', viewerId)
-                  .whereRef('bookmarks.post_id', '=', 'p.id'),
-              )
-              .as('bookmarked'),
-          ],
+        : viewerFlags(eb, viewerId),
     );
 }
+
+/** The cards of the posts in `ids` (see idListValue) that exist. */
+export const cardsAmong = compiledQuery((db: Db, ids: unknown) =>
+  db
+    .selectFrom('posts as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(CARD_COLUMNS)
+    .where('p.id', 'in', idList(db, ids)),
+);
 
 function followeesOf(eb: PostsEb, viewerId: string) {
   return eb
@@ -231,26 +250,7 @@ export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =
   db
     .selectFrom('posts as p')
     .select('p.id')
-    .select((eb) => [
-      eb
-        .exists(
-          eb
-            .selectFrom('likes')
-            .select('likes.post_id')
-            .where('likes.user_id', '=', userId)
-            .whereRef('likes.post_id', '=', 'p.id'),
-        )
-        .as('liked'),
-      eb
-        .exists(
-          eb
-            .selectFrom('bookmarks')
-            .select('bookmarks.post_id')
-            .where('bookmarks.user_id', '=', userId)
-            .whereRef('bookmarks.post_id', '=', 'p.id'),
-        )
-        .as('bookmarked'),
-    ])
+    .select((eb) => viewerFlags(eb, userId))
     .where('p.id', 'in', idList(db, ids)),
 );
 
@@ -314,10 +314,11 @@ export function findPostOwner(
  * likes, comments, votes and bookmarks takes this lock first, so that changes racing each other or
  * a delete queue up in one order instead of deadlocking; the answer's card is built from this row.
  */
-const lockedCard = compiledQuery((db: Db, postId: string, viewerId: string) => {
-  const card = cardQuery(db, viewerId).where('p.id', '=', postId);
-  return isPostgres(db) ? card.forUpdate('p') : card;
-});
+const lockedCard = compiledQuery((db: Db, postId: string, viewerId: string) =>
+  withRowLock(db, cardQuery(db, viewerId).where('p.id', '=', postId), (card) =>
+    card.forUpdate('p'),
+  ),
+);
 
 export async function lockPostForChange(
   db: Db,

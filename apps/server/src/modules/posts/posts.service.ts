@@ -87,10 +87,7 @@ export function createPostsService({
       ids = await repo.listPostKeys(reads, { ...base, since });
       if (ids.length > base.limit) break;
     }
-    return hydrate(
-      ids.map((id) => ({ id })),
-      base.viewerId,
-    );
+    return hydrate(ids, base.viewerId);
   }
 
   const home = createHomeFeed({
@@ -174,7 +171,10 @@ export function createPostsService({
         limit: query.limit,
       });
       const savedAt = new Map(keys.map((key) => [key.id, key.bookmarked_at]));
-      const posts = await hydrate(keys, viewer.id);
+      const posts = await hydrate(
+        keys.map((key) => key.id),
+        viewer.id,
+      );
       const { items, nextCursor } = pageOf(posts, query.limit, ({ face: { card } }) => [
         savedAt.get(card.id) ?? 0,
         card.id,
