@@ -27,6 +27,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import { mediaPlugin } from './modules/media/media.plugin';
 import { mediaRoutes } from './modules/media/media.routes';
 import { createDiskMediaStore } from './modules/media/media.store';
+import { discoveryRoutes } from './modules/discovery/discovery.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { postsRoutes } from './modules/posts/posts.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
@@ -143,6 +144,7 @@ export async function buildApp(
       await api.register(postsRoutes, { prefix: '/posts' });
       await api.register(commentsRoutes, { prefix: '/comments' });
       await api.register(notificationsRoutes, { prefix: '/notifications' });
+      await api.register(discoveryRoutes);
       await api.register(eventsRoutes, { prefix: '/events' });
       await api.register(mediaRoutes, {
         prefix: '/media',

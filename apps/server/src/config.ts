@@ -47,6 +47,8 @@ export interface AppConfig {
   homeTimelineIdleDays: number;
   /** Post cards kept in memory by each process. */
   cardCacheSize: number;
+  /** How long trending tags are reused before they are counted again (0: every request). */
+  trendingCacheSeconds: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -131,6 +133,12 @@ const envSchema = z.object({
     .min(1, 'CARD_CACHE_SIZE must be at least 1')
     .max(10_000_000, 'CARD_CACHE_SIZE must be at most 10000000')
     .default(10_000),
+  TRENDING_CACHE_SECONDS: z.coerce
+    .number({ error: 'TRENDING_CACHE_SECONDS must be a number' })
+    .int('TRENDING_CACHE_SECONDS must be a whole number')
+    .min(0, 'TRENDING_CACHE_SECONDS must be at least 0')
+    .max(86_400, 'TRENDING_CACHE_SECONDS must be at most 86400')
+    .default(60),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -191,5 +199,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     homeTimelineLength: e.HOME_TIMELINE_LENGTH,
     homeTimelineIdleDays: e.HOME_TIMELINE_IDLE_DAYS,
     cardCacheSize: e.CARD_CACHE_SIZE,
+    trendingCacheSeconds: e.TRENDING_CACHE_SECONDS,
   };
 }

@@ -13,6 +13,8 @@ import { createScheduler } from './infra/jobs';
 import { createAuthService } from './modules/auth/auth.service';
 import { createBookmarksService } from './modules/bookmarks/bookmarks.service';
 import { createCommentsService } from './modules/comments/comments.service';
+import { createDiscoveryService } from './modules/discovery/discovery.service';
+import { createEntitiesService } from './modules/discovery/entities.service';
 import { createEmbedsService } from './modules/embeds/embeds.service';
 import { createMediaService } from './modules/media/media.service';
 import type { MediaStore } from './modules/media/media.store';
@@ -62,6 +64,7 @@ export function createServices({
   const cards = createPostCards({ reads, max: config.cardCacheSize });
   const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
   const users = createUsersService({ db, reads, transact, media, timelines });
+  const entities = createEntitiesService({ users });
   const posts = createPostsService({
     db,
     reads,
@@ -71,8 +74,14 @@ export function createServices({
     timelines,
     cards,
     flags,
+    entities,
   });
-  const comments = createCommentsService({ db, transact, posts });
+  const comments = createCommentsService({ db, transact, posts, entities });
+  const discovery = createDiscoveryService({
+    reads,
+    posts,
+    trendingCacheMs: config.trendingCacheSeconds * 1000,
+  });
   const bookmarks = createBookmarksService({ db, transact, posts });
   const embeds = createEmbedsService({ comments, users, bookmarks });
   const sessions = createSessionsService({
@@ -136,6 +145,7 @@ export function createServices({
     comments,
     bookmarks,
     embeds,
+    discovery,
     media,
     notifications,
     relay,

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       homeTimelineLength: 800,
       homeTimelineIdleDays: 14,
       cardCacheSize: 10_000,
+      trendingCacheSeconds: 60,
     });
   });
 
@@ -37,6 +38,8 @@ describe('loadConfig', () => {
     expect(() => load({ CARD_CACHE_SIZE: '-1' })).toThrow(ConfigError);
     expect(() => load({ CARD_CACHE_SIZE: '0' })).toThrow(ConfigError);
     expect(() => load({ HOME_TIMELINE_IDLE_DAYS: 'never' })).toThrow(ConfigError);
+    expect(load({ TRENDING_CACHE_SECONDS: '0' }).trendingCacheSeconds).toBe(0);
+    expect(() => load({ TRENDING_CACHE_SECONDS: '-5' })).toThrow(ConfigError);
   });
 
   it('reads which proxies to trust', () => {

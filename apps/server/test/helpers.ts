@@ -34,6 +34,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     homeTimelineLength: 800,
     homeTimelineIdleDays: 14,
     cardCacheSize: 10_000,
+    trendingCacheSeconds: 0,
     ...overrides,
   };
 }

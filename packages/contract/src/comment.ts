@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entitySchema } from './entities';
 import { recordIdFields, userRefSchema } from './records';
 
 /**
@@ -15,6 +16,8 @@ export const commentSchema = z.object({
   profileAvatar: z.string().nullable(),
   avatarURL: z.string().nullable(),
   text: z.string(),
+  /** Tags and mentions of `text`, with offsets (see entities.ts). */
+  entities: z.array(entitySchema),
   votes: z.object({
     upvoteCount: z.number().int(),
     downvoteCount: z.number().int(),

@@ -42,6 +42,13 @@ export const domainEventSchemas = {
     followersCount: z.number(),
     followingCount: z.number(),
   }),
+  /** Members named in a post or comment for the first time (not its author). */
+  'members.mentioned': z.object({
+    postId: id,
+    commentId: id.nullable(),
+    authorId: id,
+    userIds: z.array(id),
+  }),
   'bookmark.added': z.object({ userId: id, postId: id }),
   'bookmark.removed': z.object({ userId: id, postId: id }),
   /** previousAvatarURL: the picture the edit replaced or removed, if any. */

@@ -13,3 +13,5 @@ export * from './events';
 export * from './notifications';
 export * from './records';
 export * from './sessions';
+export * from './entities';
+export * from './discovery';

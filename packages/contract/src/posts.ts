@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countCharacters } from './text';
 import { commentSchema } from './comment';
+import { entitySchema } from './entities';
 import { nextCursorSchema } from './pagination';
 import { recordIdFields, userRefSchema, userStubSchema } from './records';
 
@@ -63,6 +64,8 @@ export const EMBEDDED_COMMENTS_MAX = 20;
 export const postSchema = z.object({
   ...recordIdFields,
   content: z.string(),
+  /** Tags and mentions of `content`, with offsets (see entities.ts). */
+  entities: z.array(entitySchema),
   mediaURL: z.string().nullable(),
   username: z.string(),
   userId: z.string(),

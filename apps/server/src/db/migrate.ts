@@ -8,6 +8,7 @@ import * as events from './migrations/0006_events';
 import * as sessions from './migrations/0007_sessions';
 import * as homeTimelines from './migrations/0008_home_timelines';
 import * as memberSearch from './migrations/0009_member_search';
+import * as discovery from './migrations/0010_discovery';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_sessions': sessions,
   '0008_home_timelines': homeTimelines,
   '0009_member_search': memberSearch,
+  '0010_discovery': discovery,
 };
 
 const provider: MigrationProvider = {

@@ -22,6 +22,8 @@ export interface PostsTable {
   user_id: string;
   content: string;
   media_url: string | null;
+  /** Tags and mentions of the content as JSON (see modules/discovery); null when none. */
+  entities: string | null;
   like_count: Generated<number>;
   comment_count: Generated<number>;
   created_at: number;
@@ -40,6 +42,8 @@ export interface CommentsTable {
   /** null once the author's account is gone: shown as 'Unknown'. */
   user_id: string | null;
   text: string;
+  /** Tags and mentions of the text as JSON (see modules/discovery); null when none. */
+  entities: string | null;
   upvote_count: Generated<number>;
   downvote_count: Generated<number>;
   created_at: number;
@@ -141,6 +145,37 @@ export interface HomeTimelineEntriesTable {
   author_id: string;
 }
 
+/** A tag and how many posts carry it (kept by triggers on post_tags). */
+export interface TagsTable {
+  name: string;
+  post_count: number;
+}
+
+export interface PostTagsTable {
+  tag: string;
+  post_id: string;
+  author_id: string;
+  /** The post's creation time. */
+  created_at: number;
+}
+
+export interface CommentTagsTable {
+  tag: string;
+  comment_id: string;
+  author_id: string;
+  created_at: number;
+}
+
+export interface PostMentionsTable {
+  post_id: string;
+  user_id: string;
+}
+
+export interface CommentMentionsTable {
+  comment_id: string;
+  user_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -157,6 +192,11 @@ export interface Database {
   sessions: SessionsTable;
   home_timelines: HomeTimelinesTable;
   home_timeline_entries: HomeTimelineEntriesTable;
+  tags: TagsTable;
+  post_tags: PostTagsTable;
+  comment_tags: CommentTagsTable;
+  post_mentions: PostMentionsTable;
+  comment_mentions: CommentMentionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 import type { Comment } from '@perch/contract';
 import { toIso } from '../../lib/time';
 import type { Viewer } from '../../auth/viewer';
+import { decodeEntities } from '../discovery/entities.codec';
 import type { CommentCardRow } from './comments.repository';
 
 export function toComment(row: CommentCardRow, viewer: Viewer | null): Comment {
@@ -16,6 +17,7 @@ export function toComment(row: CommentCardRow, viewer: Viewer | null): Comment {
     profileAvatar: row.avatar_url,
     avatarURL: row.avatar_url,
     text: row.text,
+    entities: decodeEntities(row.entities),
     votes: {
       upvoteCount: row.upvote_count,
       downvoteCount: row.downvote_count,

@@ -8,6 +8,7 @@ export interface CommentCardRow {
   post_id: string;
   user_id: string | null;
   text: string;
+  entities: string | null;
   upvote_count: number;
   downvote_count: number;
   created_at: number;
@@ -28,6 +29,7 @@ function commentCards(db: Db, viewerId: string | null) {
       'c.post_id',
       'c.user_id',
       'c.text',
+      'c.entities',
       'c.upvote_count',
       'c.downvote_count',
       'c.created_at',
@@ -128,17 +130,26 @@ export function findCommentCard(
 export function findCommentOwner(
   db: Db,
   commentId: string,
-): Promise<{ id: string; post_id: string; user_id: string | null } | undefined> {
+): Promise<
+  { id: string; post_id: string; user_id: string | null; created_at: number } | undefined
+> {
   return db
     .selectFrom('comments')
-    .select(['id', 'post_id', 'user_id'])
+    .select(['id', 'post_id', 'user_id', 'created_at'])
     .where('id', '=', commentId)
     .executeTakeFirst();
 }
 
 export async function insertComment(
   db: Db,
-  comment: { id: string; post_id: string; user_id: string; text: string; created_at: number },
+  comment: {
+    id: string;
+    post_id: string;
+    user_id: string;
+    text: string;
+    entities: string | null;
+    created_at: number;
+  },
 ): Promise<void> {
   await db
     .insertInto('comments')
@@ -150,11 +161,12 @@ export async function updateCommentText(
   db: Db,
   commentId: string,
   text: string,
+  entities: string | null,
   at: number,
 ): Promise<void> {
   await db
     .updateTable('comments')
-    .set({ text, updated_at: at })
+    .set({ text, entities, updated_at: at })
     .where('id', '=', commentId)
     .execute();
 }

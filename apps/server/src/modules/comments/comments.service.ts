@@ -14,6 +14,8 @@ import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { FIRST_PAGE_SIZE, type PostsService } from '../posts/posts.service';
+import { encodeEntities } from '../discovery/entities.codec';
+import { recordMentions, type EntitiesService } from '../discovery/entities.service';
 import { toComment } from './comments.mapper';
 import * as repo from './comments.repository';
 
@@ -33,9 +35,10 @@ export interface CommentsServiceDeps {
     PostsService,
     'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'changed' | 'asPost'
   >;
+  entities: Pick<EntitiesService, 'resolve' | 'record'>;
 }
 
-export function createCommentsService({ db, transact, posts }: CommentsServiceDeps) {
+export function createCommentsService({ db, transact, posts, entities }: CommentsServiceDeps) {
   /**
    * For a change: locks the post (as every change under a post does, see lockPostForChange), then
    * finds the comment, which must belong to that post.
@@ -114,12 +117,21 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
       const id = newId(now);
       const post = await transact(async (trx, events) => {
         const locked = await posts.lockedPost(trx, postId, viewer);
+        const found = await entities.resolve(trx, text);
         await repo.insertComment(trx, {
           id,
           post_id: postId,
           user_id: viewer.id,
           text,
+          entities: encodeEntities(found),
           created_at: now,
+        });
+        const mentioned = await entities.record(trx, 'comment', {
+          id,
+          authorId: viewer.id,
+          createdAt: now,
+          entities: found,
+          fresh: true,
         });
         await posts.adjustCommentCount(trx, postId, 1);
         events.record({
@@ -132,6 +144,7 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
             commentCount: locked.comment_count + 1,
           },
         });
+        recordMentions(events, { postId, commentId: id, authorId: viewer.id }, mentioned);
         // The answer's card is the row read for the change, with the new count.
         return posts.asPost({ ...locked, comment_count: locked.comment_count + 1 }, viewer);
       });
@@ -148,11 +161,20 @@ export function createCommentsService({ db, transact, posts }: CommentsServiceDe
       return transact(async (trx, events) => {
         const { comment } = await lockedCommentOnPost(trx, postId, commentId, viewer);
         if (comment.user_id !== viewer.id) throw badRequest(ErrorMessages.editCommentNotOwner);
-        await repo.updateCommentText(trx, commentId, text, Date.now());
+        const found = await entities.resolve(trx, text);
+        await repo.updateCommentText(trx, commentId, text, encodeEntities(found), Date.now());
+        const mentioned = await entities.record(trx, 'comment', {
+          id: commentId,
+          authorId: viewer.id,
+          createdAt: comment.created_at,
+          entities: found,
+          fresh: false,
+        });
         events.record({
           type: 'comment.edited',
           payload: { postId, commentId, userId: viewer.id },
         });
+        recordMentions(events, { postId, commentId, authorId: viewer.id }, mentioned);
         return {
           comment: await card(commentId, viewer, trx),
           post: await posts.card(postId, viewer, trx),

@@ -107,6 +107,41 @@ async function apply(trx: Db, event: PublishedEvent): Promise<Change> {
   }
 }
 
+type MentionEvent = Extract<PublishedEvent, { type: 'members.mentioned' }>;
+
+/**
+ * Tells each member named in a post or comment, once per post or comment: not its author, not a
+ * member already told of it (an edit naming them again), not if the text is gone meanwhile.
+ * Answers who was told.
+ */
+async function applyMentions(trx: Db, event: MentionEvent): Promise<string[]> {
+  const { postId, commentId, authorId, userIds } = event.payload;
+  const gone =
+    (await repo.postAuthorOf(trx, postId)) === null ||
+    (commentId !== null && !(await repo.commentExists(trx, commentId))) ||
+    !(await repo.userExists(trx, authorId));
+  if (gone) return [];
+  const groupKey = groupKeyOf('mention', commentId ?? postId);
+  const told: string[] = [];
+  for (const recipientId of userIds) {
+    if (recipientId === authorId || !(await repo.userExists(trx, recipientId))) continue;
+    const where = { recipientId, kind: 'mention', actorId: authorId, groupKey };
+    if (await repo.hasNotification(trx, where)) continue;
+    await repo.insertNotification(trx, {
+      id: newId(event.createdAt),
+      recipient_id: recipientId,
+      kind: 'mention',
+      actor_id: authorId,
+      post_id: postId,
+      comment_id: commentId,
+      group_key: groupKey,
+      created_at: event.createdAt,
+    });
+    told.push(recipientId);
+  }
+  return told;
+}
+
 /** Writes notifications from events, exactly once, and tells each recipient their unread count. */
 export const notificationsConsumer: DurableConsumer = {
   name: 'notifications',
@@ -118,10 +153,15 @@ export const notificationsConsumer: DurableConsumer = {
     'member.unfollowed',
     'post.deleted',
     'comment.deleted',
+    'members.mentioned',
   ]),
   async handle(trx, events, recorder) {
     const changed = new Set<string>();
     for (const event of events) {
+      if (event.type === 'members.mentioned') {
+        for (const recipientId of await applyMentions(trx, event)) changed.add(recipientId);
+        continue;
+      }
       const { recipientId } = await apply(trx, event);
       if (recipientId) changed.add(recipientId);
     }

@@ -26,6 +26,22 @@ export async function deleteUnread(
   return result.numDeletedRows > 0n;
 }
 
+/** Whether the member was already told of this (a mention made again by an edit is not news). */
+export async function hasNotification(
+  db: Db,
+  where: { recipientId: string; kind: string; actorId: string; groupKey: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('recipient_id', '=', where.recipientId)
+    .where('group_key', '=', where.groupKey)
+    .where('kind', '=', where.kind)
+    .where('actor_id', '=', where.actorId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function countUnread(db: Db, recipientId: string): Promise<number> {
   const row = await db
     .selectFrom('notifications')

@@ -1,4 +1,5 @@
-import type { Post } from '@perch/contract';
+import type { Entity, Post } from '@perch/contract';
+import { decodeEntities } from '../discovery/entities.codec';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../db/dialect';
 import type { PostCard, PostCardRow } from './posts.repository';
@@ -13,6 +14,7 @@ export function toPost(row: PostCardRow, viewer: Reader): Post {
 export interface PostFace {
   card: PostCard;
   author: Post['author'];
+  entities: Entity[];
   createdAt: string;
   updatedAt: string;
 }
@@ -28,6 +30,7 @@ export function faceOf(card: PostCard): PostFace {
       lastName: card.last_name,
       avatarURL: card.avatar_url,
     },
+    entities: decodeEntities(card.entities),
     createdAt: toIso(card.created_at),
     updatedAt: toIso(card.updated_at),
   };
@@ -46,6 +49,7 @@ export function faceToPost(
     _id: row.id,
     id: row.id,
     content: row.content,
+    entities: face.entities,
     mediaURL: row.media_url,
     username: row.username,
     userId: row.user_id,

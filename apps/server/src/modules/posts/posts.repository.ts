@@ -12,6 +12,7 @@ export interface PostCardRow {
   id: string;
   user_id: string;
   content: string;
+  entities: string | null;
   media_url: string | null;
   like_count: number;
   comment_count: number;
@@ -53,6 +54,7 @@ const CARD_COLUMNS = [
   'p.id',
   'p.user_id',
   'p.content',
+  'p.entities',
   'p.media_url',
   'p.like_count',
   'p.comment_count',
@@ -335,6 +337,7 @@ export async function insertPost(
     id: string;
     user_id: string;
     content: string;
+    entities: string | null;
     media_url: string | null;
     created_at: number;
   },
@@ -348,7 +351,12 @@ export async function insertPost(
 export async function updatePost(
   db: Db,
   postId: string,
-  changes: { content: string; media_url: string | null; updated_at: number },
+  changes: {
+    content: string;
+    entities: string | null;
+    media_url: string | null;
+    updated_at: number;
+  },
 ): Promise<void> {
   await db.updateTable('posts').set(changes).where('id', '=', postId).execute();
 }

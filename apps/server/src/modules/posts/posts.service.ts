@@ -17,6 +17,8 @@ import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MediaService } from '../media/media.service';
 import type { UsersService } from '../users/users.service';
+import { recordMentions, type EntitiesService } from '../discovery/entities.service';
+import { encodeEntities } from '../discovery/entities.codec';
 import type { TimelinesService } from '../timelines/timelines.service';
 import { createHomeFeed } from './home-feed';
 import type { PostCards } from './post-cards';
@@ -66,6 +68,7 @@ export interface PostsServiceDeps {
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
   users: Pick<UsersService, 'idOf'>;
+  entities: Pick<EntitiesService, 'resolve' | 'record'>;
 }
 
 export function createPostsService({
@@ -77,6 +80,7 @@ export function createPostsService({
   timelines,
   cards,
   flags,
+  entities,
 }: PostsServiceDeps) {
   const hydrate = createHydrator(cards, flags);
 
@@ -185,6 +189,12 @@ export function createPostsService({
       };
     },
 
+    /** The posts of `ids` that exist, in that order, as the viewer sees them. */
+    async byIds(ids: readonly string[], viewer: Viewer | null): Promise<Post[]> {
+      const posts = await hydrate([...ids], viewer?.id ?? null);
+      return posts.map((post) => faceToPost(post.face, post.liked, post.bookmarked, viewer));
+    },
+
     /** Whether the post exists (for lists under it). */
     exists: async (postId: string): Promise<boolean> =>
       (await repo.findPostOwner(db, postId)) !== undefined,
@@ -207,16 +217,27 @@ export function createPostsService({
       const id = newId(now);
       await transact(async (trx, events) => {
         await media.assertUsable(trx, viewer.id, input.mediaURL);
+        const content = input.content ?? '';
+        const found = await entities.resolve(trx, content);
         await repo.insertPost(trx, {
           id,
           user_id: viewer.id,
-          content: input.content ?? '',
+          content,
+          entities: encodeEntities(found),
           media_url: input.mediaURL ?? null,
           created_at: now,
         });
         await repo.adjustPostsCount(trx, viewer.id, 1);
+        const mentioned = await entities.record(trx, 'post', {
+          id,
+          authorId: viewer.id,
+          createdAt: now,
+          entities: found,
+          fresh: true,
+        });
         await timelines.posted(trx, viewer.id, id);
         events.record({ type: 'post.created', payload: { postId: id, authorId: viewer.id } });
+        recordMentions(events, { postId: id, commentId: null, authorId: viewer.id }, mentioned);
       });
       return card(id, viewer);
     },
@@ -231,10 +252,19 @@ export function createPostsService({
         if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
         const mediaChanged = mediaUrl !== post.media_url;
         if (mediaChanged) await media.assertUsable(trx, viewer.id, mediaUrl);
+        const found = await entities.resolve(trx, content);
         await repo.updatePost(trx, postId, {
           content,
+          entities: encodeEntities(found),
           media_url: mediaUrl,
           updated_at: Date.now(),
+        });
+        const mentioned = await entities.record(trx, 'post', {
+          id: postId,
+          authorId: viewer.id,
+          createdAt: post.created_at,
+          entities: found,
+          fresh: false,
         });
         events.record({
           type: 'post.edited',
@@ -244,6 +274,7 @@ export function createPostsService({
             previousMediaURL: mediaChanged ? post.media_url : null,
           },
         });
+        recordMentions(events, { postId, commentId: null, authorId: viewer.id }, mentioned);
         return card(postId, viewer, trx);
       });
       cards.forget(postId);

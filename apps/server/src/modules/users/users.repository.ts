@@ -33,6 +33,18 @@ export async function findUserIdByUsername(db: Db, username: string): Promise<st
   return row?.id;
 }
 
+/** The members whose lower-cased usernames are among `lowerNames`. */
+export function findMembersByLowerNames(
+  db: Db,
+  lowerNames: readonly string[],
+): Promise<{ id: string; username: string }[]> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where(sql<string>`lower(username)`, 'in', lowerNames)
+    .execute();
+}
+
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')

@@ -125,6 +125,10 @@ export function createUsersService({
     idOf: async (username: string): Promise<string | null> =>
       (await repo.findUserIdByUsername(reads, username)) ?? null,
 
+    /** The members named (lower-cased usernames), read in the caller's transaction. */
+    namedMembers: async (trx: Db, lowerNames: readonly string[]) =>
+      lowerNames.length === 0 ? [] : repo.findMembersByLowerNames(trx, lowerNames),
+
     /** Who a verified token speaks for, if that member still exists. */
     viewerById: (id: string): Promise<Viewer | undefined> => repo.findViewerById(db, id),
 

@@ -1,0 +1,143 @@
+import type { SearchTerm } from '@perch/contract';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+/**
+ * The search as an FTS5 query: every term quoted (words hold only letters and digits, so nothing
+ * in them is syntax), a prefix marked after its quotes; terms side by side must all match.
+ */
+export function ftsQueryOf(terms: readonly SearchTerm[]): string {
+  return terms
+    .map((term) => {
+      if (term.kind === 'phrase') return `"${term.words.join(' ')}"`;
+      return term.kind === 'prefix' ? `"${term.word}"*` : `"${term.word}"`;
+    })
+    .join(' ');
+}
+
+/** The search as a PostgreSQL tsquery of the `simple` configuration (see ftsQueryOf). */
+export function tsQueryOf(terms: readonly SearchTerm[]): string {
+  return terms
+    .map((term) => {
+      if (term.kind === 'phrase') return `(${term.words.map((word) => `'${word}'`).join(' <-> ')})`;
+      return term.kind === 'prefix' ? `'${term.word}':*` : `'${term.word}'`;
+    })
+    .join(' & ');
+}
+
+const tsQuery = (terms: readonly SearchTerm[]) =>
+  sql`to_tsquery('simple'::regconfig, perch_unaccent(${tsQueryOf(terms)}))`;
+
+/** A found post and its place in the newest-first order (see searchLatest). */
+export interface FoundPost {
+  id: string;
+  /** SQLite: the post's rowid (posts are numbered as they are written); PostgreSQL: created_at. */
+  seq: number;
+}
+
+/**
+ * Posts that match, newest first, after the keyset `after` ([seq] on SQLite, [created_at, id] on
+ * PostgreSQL). SQLite reads the index's own order, which is the order posts were written in.
+ */
+export async function searchLatest(
+  db: Db,
+  query: {
+    terms: readonly SearchTerm[];
+    after: readonly (number | string)[] | null;
+    limit: number;
+  },
+): Promise<FoundPost[]> {
+  if (isPostgres(db)) {
+    const [at, id] = query.after ?? [];
+    const { rows } = await sql<{ id: string; seq: number | string }>`
+      select id, created_at as seq from posts
+      where search_vector @@ ${tsQuery(query.terms)}
+      ${query.after ? sql`and (created_at, id) < (${at}, ${id})` : sql``}
+      order by created_at desc, id desc limit ${query.limit + 1}`.execute(db);
+    return rows.map((row) => ({ id: row.id, seq: Number(row.seq) }));
+  }
+  const { rows } = await sql<FoundPost>`
+    select p.rowid as seq, p.id from posts p where p.rowid in (
+      select rowid from posts_search where posts_search match ${ftsQueryOf(query.terms)}
+      ${query.after ? sql`and rowid < ${query.after[0]}` : sql``}
+      order by rowid desc limit ${query.limit + 1}
+    ) order by p.rowid desc`.execute(db);
+  return rows;
+}
+
+/** Posts that match, most relevant first (bm25 on SQLite, ts_rank_cd on PostgreSQL). */
+export async function searchTop(
+  db: Db,
+  query: { terms: readonly SearchTerm[]; offset: number; limit: number },
+): Promise<string[]> {
+  const { rows } = isPostgres(db)
+    ? await sql<{ id: string }>`
+        select id from posts where search_vector @@ ${tsQuery(query.terms)}
+        order by ts_rank_cd(search_vector, ${tsQuery(query.terms)}) desc, id desc
+        limit ${query.limit + 1} offset ${query.offset}`.execute(db)
+    : await sql<{ id: string }>`
+        select p.id from posts_search s join posts p on p.rowid = s.rowid
+        where posts_search match ${ftsQueryOf(query.terms)}
+        order by s.rank, p.id desc limit ${query.limit + 1} offset ${query.offset}`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/** The tag's posts, newest first (post ids are time-ordered), after the post id `after`. */
+export async function tagPostIds(
+  db: Db,
+  query: { tag: string; after: string | null; limit: number },
+): Promise<string[]> {
+  let builder = db
+    .selectFrom('post_tags')
+    .select('post_id')
+    .where('tag', '=', query.tag)
+    .orderBy('post_id', 'desc')
+    .limit(query.limit + 1);
+  if (query.after !== null) builder = builder.where('post_id', '<', query.after);
+  return (await builder.execute()).map((row) => row.post_id);
+}
+
+export async function tagPostCounts(
+  db: Db,
+  tags: readonly string[],
+): Promise<{ name: string; post_count: number }[]> {
+  if (tags.length === 0) return [];
+  return db.selectFrom('tags').select(['name', 'post_count']).where('name', 'in', tags).execute();
+}
+
+const LAST_CODE_POINT = String.fromCodePoint(0x10ffff);
+
+/** Tags starting with `prefix` ('' for all), most posts first. */
+export function tagsStartingWith(
+  db: Db,
+  prefix: string,
+  limit: number,
+): Promise<{ name: string; post_count: number }[]> {
+  let builder = db
+    .selectFrom('tags')
+    .select(['name', 'post_count'])
+    .orderBy('post_count', 'desc')
+    .orderBy('name')
+    .limit(limit);
+  if (prefix !== '') {
+    builder = builder.where('name', '>=', prefix).where('name', '<', prefix + LAST_CODE_POINT);
+  }
+  return builder.execute();
+}
+
+/** Each member's latest use of each tag since `since`, in posts and in comments. */
+export async function recentTagUses(
+  db: Db,
+  since: number,
+): Promise<{ tag: string; author_id: string; last_at: number }[]> {
+  const { rows } = await sql<{ tag: string; author_id: string; last_at: number | string }>`
+    select tag, author_id, max(created_at) as last_at from post_tags
+    where created_at >= ${since} group by tag, author_id
+    union all
+    select tag, author_id, max(created_at) as last_at from comment_tags
+    where created_at >= ${since} group by tag, author_id`.execute(db);
+  return rows.map((row) => ({ ...row, last_at: Number(row.last_at) }));
+}

@@ -1,0 +1,123 @@
+import {
+  SEARCH_TOP_MAX,
+  TRENDING_TAGS_MAX,
+  type PageQuery,
+  type PostSearchPage,
+  type PostSearchQuery,
+  type TagList,
+  type TagPage,
+  type TrendingTags,
+} from '@perch/contract';
+import type { Kysely } from 'kysely';
+import type { Viewer } from '../../auth/viewer';
+import { isPostgres } from '../../db/dialect';
+import type { Database } from '../../db/schema';
+import { decodeCursor, encodeCursor, pageOf } from '../../lib/cursor';
+import type { PostsService } from '../posts/posts.service';
+import * as repo from './discovery.repository';
+import { rankTrends, TRENDING_WINDOW_MS } from './trending';
+
+type Db = Kysely<Database>;
+
+export interface DiscoveryServiceDeps {
+  /** Where searches and tag pages are read (a read-only connection on SQLite). */
+  reads: Db;
+  posts: Pick<PostsService, 'byIds'>;
+  /** Trending tags are counted again after this long (0: on every request). */
+  trendingCacheMs: number;
+}
+
+/** Post search, tag pages, tag search and trending tags. */
+export function createDiscoveryService({ reads, posts, trendingCacheMs }: DiscoveryServiceDeps) {
+  const postgres = isPostgres(reads);
+  let trending: { at: number; tags: TrendingTags['tags'] } | null = null;
+
+  async function searchLatest(viewer: Viewer | null, query: PostSearchQuery) {
+    const after = query.cursor
+      ? postgres
+        ? decodeCursor(query.cursor, ['number', 'string'] as const)
+        : decodeCursor(query.cursor, ['number'] as const)
+      : null;
+    const found = await repo.searchLatest(reads, {
+      terms: query.q.terms,
+      after,
+      limit: query.limit,
+    });
+    const { items, nextCursor } = pageOf(found, query.limit, (last) =>
+      postgres ? [last.seq, last.id] : [last.seq],
+    );
+    return {
+      posts: await posts.byIds(
+        items.map((item) => item.id),
+        viewer,
+      ),
+      nextCursor,
+    };
+  }
+
+  /** Relevance has no keyset: the cursor is how many were shown, up to SEARCH_TOP_MAX. */
+  async function searchTop(viewer: Viewer | null, query: PostSearchQuery) {
+    const [offset] = query.cursor ? decodeCursor(query.cursor, ['count'] as const) : [0];
+    const limit = Math.max(0, Math.min(query.limit, SEARCH_TOP_MAX - offset));
+    const ids =
+      limit === 0 ? [] : await repo.searchTop(reads, { terms: query.q.terms, offset, limit });
+    const more = ids.length > limit && offset + limit < SEARCH_TOP_MAX;
+    return {
+      posts: await posts.byIds(ids.slice(0, limit), viewer),
+      nextCursor: more ? encodeCursor([offset + limit]) : null,
+    };
+  }
+
+  return {
+    searchPosts(viewer: Viewer | null, query: PostSearchQuery): Promise<PostSearchPage> {
+      return query.sort === 'top' ? searchTop(viewer, query) : searchLatest(viewer, query);
+    },
+
+    async tagPage(viewer: Viewer | null, tag: string, query: PageQuery): Promise<TagPage> {
+      const [after] = query.cursor ? decodeCursor(query.cursor, ['string'] as const) : [null];
+      const [ids, counts] = await Promise.all([
+        repo.tagPostIds(reads, { tag, after, limit: query.limit }),
+        repo.tagPostCounts(reads, [tag]),
+      ]);
+      const { items, nextCursor } = pageOf(ids, query.limit, (last) => [last]);
+      return {
+        tag: { tag, postCount: counts[0]?.post_count ?? 0 },
+        posts: await posts.byIds(items, viewer),
+        nextCursor,
+      };
+    },
+
+    async searchTags(prefix: string, limit: number): Promise<TagList> {
+      const rows = await repo.tagsStartingWith(reads, prefix, limit);
+      return { tags: rows.map((row) => ({ tag: row.name, postCount: row.post_count })) };
+    },
+
+    async trending(limit: number): Promise<TrendingTags> {
+      const now = Date.now();
+      if (!trending || now - trending.at >= trendingCacheMs) {
+        const trends = rankTrends(
+          await repo.recentTagUses(reads, now - TRENDING_WINDOW_MS),
+          now,
+          TRENDING_TAGS_MAX,
+        );
+        const counts = new Map(
+          (
+            await repo.tagPostCounts(
+              reads,
+              trends.map((trend) => trend.tag),
+            )
+          ).map((row) => [row.name, row.post_count]),
+        );
+        const tags = trends.map((trend) => ({
+          tag: trend.tag,
+          postCount: counts.get(trend.tag) ?? 0,
+          memberCount: trend.memberCount,
+        }));
+        trending = { at: now, tags };
+      }
+      return { tags: trending.tags.slice(0, limit) };
+    },
+  };
+}
+
+export type DiscoveryService = ReturnType<typeof createDiscoveryService>;

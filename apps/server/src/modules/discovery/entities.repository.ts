@@ -1,0 +1,60 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+/** Texts that carry tags and mentions: posts and comments. */
+export type EntityOwner = 'post' | 'comment';
+
+const tables = {
+  post: { tags: 'post_tags', mentions: 'post_mentions', key: 'post_id' },
+  comment: { tags: 'comment_tags', mentions: 'comment_mentions', key: 'comment_id' },
+} as const;
+
+export interface TagUse {
+  tag: string;
+  ownerId: string;
+  authorId: string;
+  createdAt: number;
+}
+
+/** Inserted in tag order, so that concurrent writers take the tags' counter rows in one order. */
+export async function insertTags(db: Db, owner: EntityOwner, uses: readonly TagUse[]) {
+  if (uses.length === 0) return;
+  const { tags, key } = tables[owner];
+  const sorted = [...uses].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  await sql`insert into ${sql.table(tags)} (tag, ${sql.ref(key)}, author_id, created_at) values ${sql.join(
+    sorted.map((use) => sql`(${use.tag}, ${use.ownerId}, ${use.authorId}, ${use.createdAt})`),
+  )}`.execute(db);
+}
+
+export async function deleteTags(db: Db, owner: EntityOwner, ownerId: string): Promise<void> {
+  const { tags, key } = tables[owner];
+  await sql`delete from ${sql.table(tags)} where ${sql.ref(key)} = ${ownerId}`.execute(db);
+}
+
+export async function insertMentions(
+  db: Db,
+  owner: EntityOwner,
+  ownerId: string,
+  userIds: readonly string[],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  const { mentions, key } = tables[owner];
+  await sql`insert into ${sql.table(mentions)} (${sql.ref(key)}, user_id) values ${sql.join(
+    userIds.map((userId) => sql`(${ownerId}, ${userId})`),
+  )}`.execute(db);
+}
+
+export async function deleteMentions(db: Db, owner: EntityOwner, ownerId: string): Promise<void> {
+  const { mentions, key } = tables[owner];
+  await sql`delete from ${sql.table(mentions)} where ${sql.ref(key)} = ${ownerId}`.execute(db);
+}
+
+export async function mentionedIds(db: Db, owner: EntityOwner, ownerId: string): Promise<string[]> {
+  const { mentions, key } = tables[owner];
+  const { rows } = await sql<{ user_id: string }>`select user_id from ${sql.table(
+    mentions,
+  )} where ${sql.ref(key)} = ${ownerId}`.execute(db);
+  return rows.map((row) => row.user_id);
+}
