@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { findEntities, tagsOf } from '@perch/contract';
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
@@ -156,6 +157,8 @@ async function prepareSqlite(instance: Instance) {
     async buildIndexes() {
       db.exec('COMMIT');
       for (const { sql } of indexes) db.exec(sql);
+      // One segment per term, as a server's search-tidy job keeps it over time.
+      db.exec("INSERT INTO posts_search (posts_search) VALUES ('optimize')");
       return Promise.resolve();
     },
     async analyze() {
@@ -535,6 +538,7 @@ export async function buildInstance(
     (n) => n,
   );
 
+  const postTags: [post: number, tag: string][] = [];
   await phase(
     'posts',
     async () => {
@@ -543,6 +547,7 @@ export async function buildInstance(
         ['id', 'text'],
         ['user_id', 'text'],
         ['content', 'text'],
+        ['entities', 'text'],
         ['media_url', 'text'],
         ['like_count', 'int4'],
         ['comment_count', 'int4'],
@@ -551,15 +556,44 @@ export async function buildInstance(
       ]);
       for (let i = 0; i < P; i++) {
         const t = postTime[i] ?? 0;
+        const content = postText(prng);
+        // The generated texts mention nobody, so their entities are their tags.
+        const entities = findEntities(content);
+        for (const tag of tagsOf(entities)) postTags.push([i, tag]);
         const full = w.add(
           postIds[i] ?? '',
           memberIds[postAuthor[i] ?? 0] ?? '',
-          postText(prng),
+          content,
+          entities.length === 0 ? null : JSON.stringify(entities),
           null,
           likeCount[i] ?? 0,
           commentCount[i] ?? 0,
           t,
           t,
+        );
+        if (full) await w.flush();
+      }
+      return w.finish();
+    },
+    (n) => n,
+  );
+  await target.commit();
+
+  await phase(
+    'post tags',
+    async () => {
+      const w = sink.writer('post_tags', [
+        ['tag', 'text'],
+        ['post_id', 'text'],
+        ['author_id', 'text'],
+        ['created_at', 'int8'],
+      ]);
+      for (const [i, tag] of postTags) {
+        const full = w.add(
+          tag,
+          postIds[i] ?? '',
+          memberIds[postAuthor[i] ?? 0] ?? '',
+          postTime[i] ?? 0,
         );
         if (full) await w.flush();
       }

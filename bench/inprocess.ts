@@ -13,6 +13,7 @@ import type { Viewer } from '../apps/server/src/auth/viewer';
 import { createTransact } from '../apps/server/src/events/transactions';
 import { createBookmarksService } from '../apps/server/src/modules/bookmarks/bookmarks.service';
 import { createPostCards } from '../apps/server/src/modules/posts/post-cards';
+import { createEntitiesService } from '../apps/server/src/modules/discovery/entities.service';
 import { createPostsService } from '../apps/server/src/modules/posts/posts.service';
 import { createReaderFlags } from '../apps/server/src/modules/posts/reader-flags';
 import { createUsersService } from '../apps/server/src/modules/users/users.service';
@@ -50,7 +51,17 @@ function servicesOf(db: Db) {
   const timelines = { page: () => Promise.resolve(null), posted: () => Promise.resolve() };
   const cards = createPostCards({ reads: db, max: 10_000 });
   const flags = createReaderFlags({ reads: db, maxIds: 200_000, maxPerMember: 5_000 });
-  const posts = createPostsService({ db, transact, media, users, timelines, cards, flags });
+  const entities = createEntitiesService({ users });
+  const posts = createPostsService({
+    db,
+    transact,
+    media,
+    users,
+    timelines,
+    cards,
+    flags,
+    entities,
+  });
   return { posts, users, bookmarks: createBookmarksService({ db, transact, posts }) };
 }
 type Services = ReturnType<typeof servicesOf>;

@@ -6,7 +6,7 @@
 import type { Member } from './lib/copy';
 import type { Request, Scenario } from './lib/load';
 import type { Prng } from './lib/prng';
-import { commentText, postText, searchFragment } from './lib/text';
+import { commentText, postSearches, postText, searchFragment, someTag } from './lib/text';
 
 /** Writes sent and writes answered 2xx, by kind: what the database must show afterwards. */
 export interface WriteLog {
@@ -203,6 +203,14 @@ export function createLoad(context: LoadContext) {
     ['bookmarks', 'GET /api/users/bookmark', () => '/api/users/bookmark'],
     ['search', 'GET /api/users?q=<2-3 letters>', () => `/api/users?q=${searchFragment(prng)}`],
     ['suggestions', 'GET /api/users/suggestions', () => '/api/users/suggestions'],
+    ...(Object.keys(postSearches) as (keyof typeof postSearches)[]).map(
+      (kind): [string, string, () => string] => [
+        `search-posts-${kind}`,
+        `GET /api/search/posts?q=<${kind}>`,
+        () => `/api/search/posts?q=${encodeURIComponent(postSearches[kind](prng))}`,
+      ],
+    ),
+    ['tag-page', 'GET /api/tags/{tag}', () => `/api/tags/${someTag(prng)}`],
     [
       'posts-spec',
       "GET /api/posts as the spec's client reads it (cookie; comments, likedBy embedded)",

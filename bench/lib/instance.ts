@@ -13,7 +13,7 @@ export const BENCH_PASSWORD_HASH =
   'scrypt$32768$8$1$dVDu7EM3banXBzcHcHbXcQ==$hjzTzWvLaq2bjsvl7/7vno11Hmph0+9mc+Q6/semN5A=';
 
 /** Bumped whenever the generator's output changes, so stale instances are rebuilt, not reused. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 export const DEFAULT_SEED = 'perch';
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/perch_bench';
@@ -204,6 +204,10 @@ export async function checkCounters(runner: SqlRunner): Promise<Record<string, n
                         sum(CASE WHEN vote = -1 THEN 1 ELSE 0 END) AS down
                  FROM comment_votes GROUP BY comment_id) x ON x.comment_id = c.id
       WHERE c.upvote_count <> coalesce(x.up, 0) OR c.downvote_count <> coalesce(x.down, 0)`,
+    'tags.post_count': `SELECT count(*) AS n FROM
+      (SELECT tag, count(*) AS c FROM post_tags GROUP BY tag) x
+      FULL OUTER JOIN tags t ON t.name = x.tag
+      WHERE t.post_count IS NULL OR x.c IS NULL OR t.post_count <> x.c`,
   };
   const result: Record<string, number> = {};
   for (const [name, sql] of Object.entries(checks)) {

@@ -87,7 +87,14 @@ export function sentence(prng: Prng): string {
   }
 }
 
-/** A post: one to four sentences, sometimes a closing line, a hashtag or an emoji. */
+/** Rare words: each of RARE_WORDS codes is in about one post in 100,000. */
+const RARE_WORDS = 1000;
+const rareWord = (n: number) => `qx${n}`;
+
+/**
+ * A post: one to four sentences, sometimes a closing line, a hashtag, an emoji or (one in a
+ * hundred) an order code, which makes a rare word to search for.
+ */
 export function postText(prng: Prng): string {
   const parts: string[] = [];
   const sentences = 1 + prng.int(prng.chance(0.2) ? 4 : 2);
@@ -95,6 +102,7 @@ export function postText(prng: Prng): string {
   if (prng.chance(0.3)) parts.push(prng.pick(CLOSERS));
   if (prng.chance(0.35)) parts.push(`#${prng.pick(TAGS)}`);
   if (prng.chance(0.25)) parts.push(prng.pick(EMOJI));
+  if (prng.chance(0.01)) parts.push(`Order ${rareWord(prng.int(RARE_WORDS))}.`);
   return parts.join(' ');
 }
 
@@ -115,3 +123,14 @@ export function searchFragment(prng: Prng): string {
   const start = prng.int(name.length - length + 1);
   return name.slice(start, start + length);
 }
+
+/** What members search posts for: a common word, a rare one, a prefix or a phrase. */
+export const postSearches = {
+  common: (prng: Prng) => prng.pick(NOUNS),
+  rare: (prng: Prng) => rareWord(prng.int(RARE_WORDS)),
+  prefix: (prng: Prng) => `${prng.pick(NOUNS).slice(0, 3)}*`,
+  phrase: (prng: Prng) => `"${prng.pick(ADJECTIVES)} ${prng.pick(NOUNS)}"`,
+};
+
+/** A tag the generated posts carry. */
+export const someTag = (prng: Prng) => prng.pick(TAGS);

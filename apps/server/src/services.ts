@@ -78,6 +78,7 @@ export function createServices({
   });
   const comments = createCommentsService({ db, transact, posts, entities });
   const discovery = createDiscoveryService({
+    db,
     reads,
     posts,
     trendingCacheMs: config.trendingCacheSeconds * 1000,
@@ -132,6 +133,7 @@ export function createServices({
       db.transaction().execute((trx) => deleteEventsBefore(trx, Date.now() - OUTBOX_RETENTION_MS)),
     sweepMedia: () => media.sweep(),
     trimTimelines: () => timelines.trimAll(),
+    tidySearchIndex: () => discovery.tidySearchIndex(),
     dropIdleTimelines: () =>
       timelines.dropIdle(Date.now() - config.homeTimelineIdleDays * 24 * HOUR),
   };
@@ -159,6 +161,9 @@ export function createServices({
       await relay.start();
       scheduler.every('outbox-prune', HOUR, jobs.pruneOutbox, { firstDelayMs: 60_000 });
       scheduler.every('sessions-prune', HOUR, jobs.pruneSessions, { firstDelayMs: 90_000 });
+      scheduler.every('search-tidy', 10 * MINUTE, jobs.tidySearchIndex, {
+        firstDelayMs: 3 * MINUTE,
+      });
       scheduler.every('timelines-trim', 10 * MINUTE, jobs.trimTimelines, { firstDelayMs: MINUTE });
       scheduler.every('timelines-drop-idle', HOUR, jobs.dropIdleTimelines, {
         firstDelayMs: 2 * MINUTE,

@@ -8,7 +8,8 @@ import { countCharacters } from './text';
  * Post search, tags and trending tags.
  *
  * A search is words, "quoted phrases" and prefixes (`bak*`). A post matches when it has every
- * word, phrase and prefix, in any case and with or without accents (`cafe` finds `café`). Words
+ * word, phrase and prefix, in any case and with or without accents on Latin letters (`cafe` finds
+ * `café`; PostgreSQL also folds some letters of other scripts). Words
  * are runs of letters and digits; everything else between them is ignored, so operators and
  * punctuation are never syntax.
  */
@@ -39,14 +40,17 @@ const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u;
 
-/** Lower case, accents removed: how words are compared on both databases. */
-export function foldText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFKC').toLowerCase();
+/**
+ * A search's words as written (NFKC, lower case). Accents are left to the database, which folds
+ * the search exactly as it folded the posts: SQLite removes them from Latin letters, PostgreSQL's
+ * unaccent from the letters it knows. Marks stay part of words, as the vowel signs of many scripts
+ * must.
+ */
+export function searchWordsOf(text: string): string[] {
+  return text.normalize('NFKC').toLowerCase().match(WORD) ?? [];
 }
 
-function wordsOf(text: string): string[] {
-  return foldText(text).match(WORD) ?? [];
-}
+const wordsOf = searchWordsOf;
 
 function termsOfUnquoted(chunk: string): SearchTerm[] | string {
   const terms: SearchTerm[] = [];
@@ -157,7 +161,9 @@ export const tagSearchQuerySchema = z.object({
     .transform((raw, context) => {
       const text = raw.trim().replace(/^#/, '');
       if (text === '') return '';
-      const tag = normalizeTag(text) ?? (/^[\p{M}\p{N}_]+$/u.test(text) ? text : null);
+      const folded = text.normalize('NFKC').toLowerCase();
+      // A prefix may be only the digits a tag starts with.
+      const tag = normalizeTag(text) ?? (/^[\p{M}\p{N}_]+$/u.test(folded) ? folded : null);
       if (!tag) {
         context.addIssue({ code: 'custom', message: SearchErrors.badTag });
         return z.NEVER;

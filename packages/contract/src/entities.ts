@@ -73,12 +73,26 @@ function insideAny(ranges: [number, number][], at: number): boolean {
   return ranges.some(([start, end]) => at >= start && at < end);
 }
 
-/** The character (code point) that ends just before `index`, or '' at the start. */
+// Variation selectors and ZWJ make emoji (❤️ is U+2764 U+FE0F); they are marks but end no word.
+function isEmojiJoiner(character: string): boolean {
+  const code = character.codePointAt(0) ?? 0;
+  return (
+    code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xe0100 && code <= 0xe01ef)
+  );
+}
+
+/**
+ * The character (code point) that ends just before `index`, or '' at the start; a variation
+ * selector or joiner counts as nothing, so `❤️#perch` is a tag.
+ */
 function characterBefore(text: string, index: number): string {
   if (index === 0) return '';
   const low = text.charCodeAt(index - 1);
-  if (low >= 0xdc00 && low <= 0xdfff && index >= 2) return text.slice(index - 2, index);
-  return text.charAt(index - 1);
+  const character =
+    low >= 0xdc00 && low <= 0xdfff && index >= 2
+      ? text.slice(index - 2, index)
+      : text.charAt(index - 1);
+  return isEmojiJoiner(character) ? '' : character;
 }
 
 function findTags(text: string, links: [number, number][]): TagEntity[] {

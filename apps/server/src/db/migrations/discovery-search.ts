@@ -35,6 +35,7 @@ export async function upPostSearchSqlite(db: Kysely<unknown>): Promise<void> {
     END
   `.execute(db);
   await sql`INSERT INTO posts_search (posts_search) VALUES ('rebuild')`.execute(db);
+  await sql`INSERT INTO posts_search (posts_search) VALUES ('optimize')`.execute(db);
 }
 
 /**

@@ -141,3 +141,13 @@ export async function recentTagUses(
     where created_at >= ${since} group by tag, author_id`.execute(db);
   return rows.map((row) => ({ ...row, last_at: Number(row.last_at) }));
 }
+
+/**
+ * SQLite: merges some of the search index's segments (at most `pages` pages of work). Every write
+ * adds a small segment; a term spread over many of them is read from each, so a search gets slower
+ * as they pile up. PostgreSQL's GIN index is kept by autovacuum.
+ */
+export async function mergeSearchSegments(db: Db, pages: number): Promise<void> {
+  if (isPostgres(db)) return;
+  await sql`insert into posts_search (posts_search, rank) values ('merge', ${pages})`.execute(db);
+}

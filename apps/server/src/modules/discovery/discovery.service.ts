@@ -13,13 +13,18 @@ import type { Viewer } from '../../auth/viewer';
 import { isPostgres } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { decodeCursor, encodeCursor, pageOf } from '../../lib/cursor';
+import { badRequest } from '../../lib/errors';
 import type { PostsService } from '../posts/posts.service';
 import * as repo from './discovery.repository';
 import { rankTrends, TRENDING_WINDOW_MS } from './trending';
 
 type Db = Kysely<Database>;
 
+/** Pages of merging per run of the tidy job: a few MB of writes, well under a second. */
+const SEARCH_MERGE_PAGES = 500;
+
 export interface DiscoveryServiceDeps {
+  db: Db;
   /** Where searches and tag pages are read (a read-only connection on SQLite). */
   reads: Db;
   posts: Pick<PostsService, 'byIds'>;
@@ -28,7 +33,12 @@ export interface DiscoveryServiceDeps {
 }
 
 /** Post search, tag pages, tag search and trending tags. */
-export function createDiscoveryService({ reads, posts, trendingCacheMs }: DiscoveryServiceDeps) {
+export function createDiscoveryService({
+  db,
+  reads,
+  posts,
+  trendingCacheMs,
+}: DiscoveryServiceDeps) {
   const postgres = isPostgres(reads);
   let trending: { at: number; tags: TrendingTags['tags'] } | null = null;
 
@@ -58,6 +68,7 @@ export function createDiscoveryService({ reads, posts, trendingCacheMs }: Discov
   /** Relevance has no keyset: the cursor is how many were shown, up to SEARCH_TOP_MAX. */
   async function searchTop(viewer: Viewer | null, query: PostSearchQuery) {
     const [offset] = query.cursor ? decodeCursor(query.cursor, ['count'] as const) : [0];
+    if (offset < 0 || offset > SEARCH_TOP_MAX) throw badRequest('cursor is invalid.');
     const limit = Math.max(0, Math.min(query.limit, SEARCH_TOP_MAX - offset));
     const ids =
       limit === 0 ? [] : await repo.searchTop(reads, { terms: query.q.terms, offset, limit });
@@ -69,6 +80,9 @@ export function createDiscoveryService({ reads, posts, trendingCacheMs }: Discov
   }
 
   return {
+    /** A scheduled job: keeps the search index in few segments (see mergeSearchSegments). */
+    tidySearchIndex: () => repo.mergeSearchSegments(db, SEARCH_MERGE_PAGES),
+
     searchPosts(viewer: Viewer | null, query: PostSearchQuery): Promise<PostSearchPage> {
       return query.sort === 'top' ? searchTop(viewer, query) : searchLatest(viewer, query);
     },

@@ -28,9 +28,22 @@ export async function insertTags(db: Db, owner: EntityOwner, uses: readonly TagU
   )}`.execute(db);
 }
 
-export async function deleteTags(db: Db, owner: EntityOwner, ownerId: string): Promise<void> {
+export async function tagsOfOwner(db: Db, owner: EntityOwner, ownerId: string): Promise<string[]> {
   const { tags, key } = tables[owner];
-  await sql`delete from ${sql.table(tags)} where ${sql.ref(key)} = ${ownerId}`.execute(db);
+  const { rows } = await sql<{ tag: string }>`select tag from ${sql.table(tags)}
+    where ${sql.ref(key)} = ${ownerId}`.execute(db);
+  return rows.map((row) => row.tag);
+}
+
+export async function deleteTag(
+  db: Db,
+  owner: EntityOwner,
+  ownerId: string,
+  tag: string,
+): Promise<void> {
+  const { tags, key } = tables[owner];
+  await sql`delete from ${sql.table(tags)}
+    where tag = ${tag} and ${sql.ref(key)} = ${ownerId}`.execute(db);
 }
 
 export async function insertMentions(

@@ -61,29 +61,49 @@ export function createEntitiesService({ users }: EntitiesServiceDeps) {
           write.entities.flatMap((entity) => (entity.type === 'mention' ? [entity.userId] : [])),
         ),
       ];
+      const use = (tag: string) => ({
+        tag,
+        ownerId: write.id,
+        authorId: write.authorId,
+        createdAt: write.createdAt,
+      });
+      const next = tagsOf(write.entities);
       let before: string[] = [];
-      if (!write.fresh) {
+      if (write.fresh) {
+        await repo.insertTags(trx, owner, next.map(use));
+      } else {
         before = await repo.mentionedIds(trx, owner, write.id);
-        await repo.deleteTags(trx, owner, write.id);
         if (before.length > 0) await repo.deleteMentions(trx, owner, write.id);
+        const current = await repo.tagsOfOwner(trx, owner, write.id);
+        for (const tag of inTagOrder([...current, ...next])) {
+          const kept = next.includes(tag);
+          if (!current.includes(tag)) await repo.insertTags(trx, owner, [use(tag)]);
+          else if (!kept) await repo.deleteTag(trx, owner, write.id, tag);
+        }
       }
-      await repo.insertTags(
-        trx,
-        owner,
-        tagsOf(write.entities).map((tag) => ({
-          tag,
-          ownerId: write.id,
-          authorId: write.authorId,
-          createdAt: write.createdAt,
-        })),
-      );
       await repo.insertMentions(trx, owner, write.id, mentioned);
       return mentioned.filter((userId) => userId !== write.authorId && !before.includes(userId));
+    },
+
+    /** Before a post is deleted: its tags go first, in tag order (see inTagOrder). */
+    async forgetPost(trx: Db, postId: string): Promise<void> {
+      for (const tag of inTagOrder(await repo.tagsOfOwner(trx, 'post', postId))) {
+        await repo.deleteTag(trx, 'post', postId, tag);
+      }
     },
   };
 }
 
 export type EntitiesService = ReturnType<typeof createEntitiesService>;
+
+/**
+ * Each tag's counter row is locked by the write that changes its count until commit (PostgreSQL).
+ * Writers that take them in one order, added and removed alike, never wait on each other in a
+ * circle.
+ */
+function inTagOrder(tags: readonly string[]): string[] {
+  return [...new Set(tags)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
 
 /** Tells the members mentioned for the first time (see `record`), after commit. */
 export function recordMentions(

@@ -68,7 +68,7 @@ export interface PostsServiceDeps {
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
   users: Pick<UsersService, 'idOf'>;
-  entities: Pick<EntitiesService, 'resolve' | 'record'>;
+  entities: Pick<EntitiesService, 'resolve' | 'record' | 'forgetPost'>;
 }
 
 export function createPostsService({
@@ -285,8 +285,10 @@ export function createPostsService({
       await transact(async (trx, events) => {
         const post = await lockedPost(trx, postId, viewer);
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.deletePostNotOwner);
-        await repo.deletePost(trx, postId);
+        // The author's row, then the tags' rows: the order a new post takes them in.
         await repo.adjustPostsCount(trx, viewer.id, -1);
+        await entities.forgetPost(trx, postId);
+        await repo.deletePost(trx, postId);
         events.record({
           type: 'post.deleted',
           payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
