@@ -107,6 +107,11 @@ function findTags(text: string, links: [number, number][]): TagEntity[] {
   return tags;
 }
 
+/** Whether an `@` at `index` may start a mention, by the character before it (see above). */
+export function mayStartMention(text: string, index: number): boolean {
+  return !MENTION_BEFORE_FORBIDDEN.test(characterBefore(text, index));
+}
+
 function findMentions(text: string, links: [number, number][]): MentionCandidate[] {
   const mentions: MentionCandidate[] = [];
   for (const match of text.matchAll(MENTION_PATTERN)) {
@@ -115,7 +120,7 @@ function findMentions(text: string, links: [number, number][]): MentionCandidate
     const end = start + match[0].length;
     if (name.length < 3 || name.length > 30) continue;
     if (text.charAt(end) === '@') continue;
-    if (MENTION_BEFORE_FORBIDDEN.test(characterBefore(text, start))) continue;
+    if (!mayStartMention(text, start)) continue;
     if (insideAny(links, start)) continue;
     mentions.push({ type: 'mention', username: name, start, end });
   }

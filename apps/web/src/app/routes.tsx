@@ -11,6 +11,8 @@ import { NotFoundPage } from '../features/notFound/NotFoundPage';
 import { NotificationsPage } from '../features/notifications/NotificationsPage';
 import { PostPage } from '../features/posts/PostPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
+import { SearchPage } from '../features/search/SearchPage';
+import { TagPage } from '../features/tags/TagPage';
 import { RouteErrorPage } from './RouteErrorPage';
 
 function Root() {
@@ -47,6 +49,8 @@ export const routes: RouteObject[] = [
               { path: '/likedPost', element: <LikedPostsPage /> },
               { path: '/profile/:username', element: <ProfilePage /> },
               { path: '/post/:postId', element: <PostPage /> },
+              { path: '/search', element: <SearchPage /> },
+              { path: '/tags/:tag', element: <TagPage /> },
             ],
           },
         ],

@@ -28,6 +28,18 @@ const FOCUSABLE = [
   '[tabindex]:not([tabindex="-1"])',
 ].join(',');
 
+/**
+ * Whether the element is a field whose suggestion list is open (aria-autocomplete with
+ * aria-expanded): Escape then closes that list, not the dialog.
+ */
+function hasOpenSuggestions(element: Element | null): boolean {
+  return (
+    element !== null &&
+    element.hasAttribute('aria-autocomplete') &&
+    element.getAttribute('aria-expanded') === 'true'
+  );
+}
+
 function focusableWithin(container: HTMLElement): HTMLElement[] {
   return Array.from(container.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
     (element) => !element.hasAttribute('inert') && element.getAttribute('aria-hidden') !== 'true',
@@ -71,6 +83,7 @@ export function Modal({
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
+        if (hasOpenSuggestions(document.activeElement)) return;
         event.preventDefault();
         event.stopPropagation();
         close();

@@ -47,6 +47,14 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * The server's explanation when it refused a request as malformed (400), e.g. a search it
+ * cannot run: an answer to show beside the input, not a failure to retry. Null otherwise.
+ */
+export function badRequestMessage(error: unknown): string | null {
+  return isApiError(error) && error.status === 400 ? error.message : null;
+}
+
 type UnauthorizedListener = (token: string) => void;
 const unauthorizedListeners = new Set<UnauthorizedListener>();
 

@@ -14,6 +14,7 @@ const emptyListHandlers = [
   http.get('*/api/users/bookmark', () => HttpResponse.json({ bookmarks: [], nextCursor: null })),
   http.get('*/api/users/suggestions', () => HttpResponse.json({ users: [], nextCursor: null })),
   http.get('*/api/notifications/unread', () => HttpResponse.json({ unreadCount: 0 })),
+  http.get('*/api/trends/tags', () => HttpResponse.json({ tags: [] })),
 ];
 
 /** Session cookie calls (made at start-up and on logout), answered as the server does. */

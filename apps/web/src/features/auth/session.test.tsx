@@ -265,6 +265,7 @@ describe('signed-in layout', () => {
         'New post',
         'Notifications',
         'Profile',
+        'Search',
       ].sort(),
     );
   });

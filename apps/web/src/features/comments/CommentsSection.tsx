@@ -6,8 +6,11 @@ import { Button } from '../../components/Button';
 import { MoreIcon } from '../../components/icons';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { profilePath } from '../layout/navigation';
+import { MentionListbox } from '../mentions/MentionListbox';
+import { useMentionAutocomplete } from '../mentions/useMentionAutocomplete';
 import { ActionMenu, type ActionMenuItem } from '../posts/ActionMenu';
 import { EditIcon, TrashIcon } from '../posts/postIcons';
+import { RichText } from '../posts/RichText';
 import {
   flattenComments,
   useAddComment,
@@ -83,7 +86,9 @@ function CommentItem({
           )}
           {known && <span className="comment__username">@{comment.username}</span>}
         </p>
-        <p className="comment__text">{comment.text}</p>
+        <p className="comment__text">
+          <RichText text={comment.text} entities={comment.entities} />
+        </p>
       </div>
       {items.length > 0 && (
         <ActionMenu
@@ -117,6 +122,7 @@ export function CommentsSection({ id, post }: { id?: string; post: Post }) {
   const trimmed = text.trim();
   const sending = add.isPending || edit.isPending;
   const ownsPost = post.userId === user._id;
+  const mention = useMentionAutocomplete({ text, onTextChange: setText, fieldRef: inputRef });
 
   const stopEditing = () => {
     setEditing(null);
@@ -155,24 +161,30 @@ export function CommentsSection({ id, post }: { id?: string; post: Post }) {
         <label htmlFor={inputId} className="visually-hidden">
           {COMMENT_INPUT_LABEL}
         </label>
-        <input
-          ref={inputRef}
-          id={inputId}
-          className="comments__input"
-          placeholder={COMMENT_INPUT_LABEL}
-          autoComplete="off"
-          value={text}
-          readOnly={sending}
-          onChange={(event) => {
-            setText(event.target.value);
-          }}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape' && editing) {
-              event.preventDefault();
-              stopEditing();
-            }
-          }}
-        />
+        <div className="mention-field comments__field">
+          <input
+            ref={inputRef}
+            id={inputId}
+            className="comments__input"
+            placeholder={COMMENT_INPUT_LABEL}
+            autoComplete="off"
+            value={text}
+            readOnly={sending}
+            {...mention.fieldProps}
+            onChange={(event) => {
+              mention.trackCaret(event);
+              setText(event.target.value);
+            }}
+            onKeyDown={(event) => {
+              if (mention.handleKeyDown(event)) return;
+              if (event.key === 'Escape' && editing) {
+                event.preventDefault();
+                stopEditing();
+              }
+            }}
+          />
+          <MentionListbox {...mention.listboxProps} />
+        </div>
         <Button type="submit" size="sm" disabled={trimmed === ''} loading={sending}>
           {editing ? 'Update' : 'Comment'}
         </Button>

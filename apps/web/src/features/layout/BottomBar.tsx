@@ -36,8 +36,9 @@ export function BottomBar({ onCreatePost }: BottomBarProps) {
   const logout = useLogout();
   const unread = useUnreadCount();
   const items = primaryNavItems(user.username);
-  const before = items.slice(0, 3); // home, explore, notifications
-  const after = items.slice(3); // bookmarks, liked posts, profile
+  // New post sits in the middle: four items on each side.
+  const before = items.slice(0, 4); // home, explore, search, notifications
+  const after = items.slice(4); // bookmarks, liked posts, profile (then log out)
 
   return (
     <nav className="bottom-bar" aria-label="Quick navigation">

@@ -1,13 +1,19 @@
+import { useMatch } from 'react-router-dom';
+import { TrendingTags } from '../tags/TrendingTags';
 import { UserSearch } from '../users/UserSearch';
 import { WhoToFollow } from '../users/WhoToFollow';
 import '../users/users.css';
+import { SEARCH_PATH } from './navigation';
 
-/** Right column on wide screens: member search and who to follow. */
+/** Right column on wide screens: member search, trending tags and who to follow. */
 export function RightPanel() {
+  // The search page shows trending tags itself.
+  const onSearchPage = useMatch(SEARCH_PATH) !== null;
   return (
     <aside className="right-panel" aria-label="Search and suggestions">
       <div className="right-panel__inner">
         <UserSearch />
+        {!onSearchPage && <TrendingTags />}
         <WhoToFollow />
       </div>
     </aside>

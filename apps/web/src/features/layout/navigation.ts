@@ -5,6 +5,7 @@ import {
   ExploreIcon,
   HeartIcon,
   HomeIcon,
+  SearchIcon,
   UserIcon,
   type IconProps,
 } from '../../components/icons';
@@ -31,10 +32,26 @@ export function profilePath(username: string): string {
   return `/profile/${encodeURIComponent(username)}`;
 }
 
+export function tagPath(tag: string): string {
+  return `/tags/${encodeURIComponent(tag)}`;
+}
+
+export const SEARCH_PATH = '/search';
+
+/** The search page for `q` (the Posts tab unless another is named). */
+export function searchPath(q: string, tab?: 'posts' | 'members' | 'tags'): string {
+  const params = new URLSearchParams();
+  if (q !== '') params.set('q', q);
+  if (tab !== undefined) params.set('tab', tab);
+  const query = params.toString();
+  return query === '' ? SEARCH_PATH : `${SEARCH_PATH}?${query}`;
+}
+
 export function primaryNavItems(username: string): NavItem[] {
   return [
     { label: 'Home', shortLabel: 'Home', to: '/', icon: HomeIcon, end: true },
     { label: 'Explore', shortLabel: 'Explore', to: '/explore', icon: ExploreIcon },
+    { label: 'Search', shortLabel: 'Search', to: SEARCH_PATH, icon: SearchIcon },
     {
       label: 'Notifications',
       shortLabel: 'Notifications',

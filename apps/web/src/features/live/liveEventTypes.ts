@@ -21,6 +21,7 @@ export const liveEventSchemas = {
   }),
   'member.followed': events['member.followed'],
   'member.unfollowed': events['member.unfollowed'],
+  'members.mentioned': events['members.mentioned'].pick({ postId: true }),
   'bookmark.added': events['bookmark.added'],
   'bookmark.removed': events['bookmark.removed'],
   'profile.edited': events['profile.edited'].pick({ userId: true }),

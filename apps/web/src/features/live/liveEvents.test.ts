@@ -262,22 +262,24 @@ describe('posts', () => {
     expect(isStale(postKeys.list({ kind: 'explore' }, 'latest'))).toBe(false);
   });
 
-  it('fetches an edited post and shows its new text wherever it is', async () => {
+  it('fetches an edited post and shows its new text and tags wherever it is', async () => {
     const post = makePost({ content: 'Before' });
     seedList({ kind: 'home' }, [post]);
     seedList({ kind: 'liked' }, [post]);
+    const entities = [{ type: 'tag' as const, tag: 'after', start: 0, end: 6 }];
     server.use(
       http.get(`/api/posts/${post._id}`, () =>
         HttpResponse.json({
-          post: { ...post, content: 'After', updatedAt: '2026-11-23T10:00:00.000Z' },
+          post: { ...post, content: '#After', entities, updatedAt: '2026-11-23T10:00:00.000Z' },
         }),
       ),
     );
 
     apply({ type: 'post.edited', payload: { postId: post._id, authorId: 'u-grace' } });
 
-    await expect.poll(() => listPosts({ kind: 'home' })[0]?.content).toBe('After');
-    expect(listPosts({ kind: 'liked' })[0]?.content).toBe('After');
+    await expect.poll(() => listPosts({ kind: 'home' })[0]?.content).toBe('#After');
+    expect(listPosts({ kind: 'home' })[0]?.entities).toEqual(entities);
+    expect(listPosts({ kind: 'liked' })[0]?.content).toBe('#After');
   });
 });
 

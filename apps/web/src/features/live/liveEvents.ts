@@ -177,6 +177,7 @@ function onPostEdited(queryClient: QueryClient, token: string, postId: string): 
       updatePostInCaches(queryClient, postId, (cached) => ({
         ...cached,
         content: post.content,
+        entities: post.entities,
         mediaURL: post.mediaURL,
         updatedAt: post.updatedAt,
       }));
@@ -310,6 +311,9 @@ export function applyLiveEvent(context: LiveContext, event: LiveEvent): void {
       if (unreadCount > 0) void queryClient.invalidateQueries({ queryKey: notificationKeys.list });
       return;
     }
+    case 'members.mentioned':
+      // The mentioned member's notification arrives with its own 'notifications.changed'.
+      return;
     case 'sessions.revoked':
       // Nothing to update: the server then closes the stream of a revoked session, and its
       // token's next call answers 401, which signs the app out.

@@ -68,6 +68,50 @@ describe('Edit Post', () => {
     expect(edits).toEqual([{ postData: { content: 'New words', mediaURL: null } }]);
   });
 
+  it("shows the edited text's new tags and mentions as links", async () => {
+    signInAsMe();
+    const post = myPost({
+      content: 'Was #old',
+      entities: [{ type: 'tag', tag: 'old', start: 4, end: 8 }],
+    });
+    mockFeeds({ home: [post] });
+    server.use(
+      http.post('/api/posts/edit/:postId', () =>
+        json(
+          {
+            post: {
+              ...post,
+              content: 'Now @grace_h #new',
+              entities: [
+                { type: 'mention', username: 'grace_h', userId: 'u-grace', start: 4, end: 12 },
+                { type: 'tag', tag: 'new', start: 13, end: 17 },
+              ],
+            },
+          },
+          201,
+        ),
+      ),
+    );
+    const { user } = renderApp('/');
+    const { card, dialog } = await openEditor(user);
+    expect(within(card).getByRole('link', { name: '#old' })).toBeInTheDocument();
+
+    const text = within(dialog).getByRole('textbox', { name: 'Post text' });
+    await user.clear(text);
+    await user.type(text, 'Now @grace_h #new');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await within(card).findByRole('link', { name: '#new' })).toHaveAttribute(
+      'href',
+      '/tags/new',
+    );
+    expect(within(card).getByRole('link', { name: '@grace_h' })).toHaveAttribute(
+      'href',
+      '/profile/grace_h',
+    );
+    expect(within(card).queryByRole('link', { name: '#old' })).not.toBeInTheDocument();
+  });
+
   it('keeps the image untouched unless changed, and says so when saving fails', async () => {
     signInAsMe();
     mockFeeds({ home: [myPost({ content: 'Stay', mediaURL: '/media/keep.webp' })] });

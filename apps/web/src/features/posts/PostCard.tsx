@@ -11,6 +11,7 @@ import { EditPostModal } from './EditPostModal';
 import { formatPostDate } from './formatPostDate';
 import { CommentIcon, EditIcon, ImageIcon, TrashIcon } from './postIcons';
 import { useDeletePost, useToggleBookmark, useToggleLike } from './posts.queries';
+import { RichText } from './RichText';
 import './posts.css';
 
 export interface PostCardProps {
@@ -134,7 +135,11 @@ function CardBody({
         )}
       </header>
 
-      {post.content !== '' && <p className="post-card__text">{post.content}</p>}
+      {post.content !== '' && (
+        <p className="post-card__text">
+          <RichText text={post.content} entities={post.entities} />
+        </p>
+      )}
       {post.mediaURL && <PostImage src={post.mediaURL} alt={`Image posted by ${fullName}`} />}
 
       <footer className="post-card__actions">
@@ -213,7 +218,8 @@ function OwnStateCard(props: Omit<PostCardProps, 'commentsOpen' | 'onCommentsOpe
 }
 
 /**
- * One post: author (links to their profile), date, text (as plain text, line breaks kept),
+ * One post: author (links to their profile), date, text (plain text with its tags and mentions
+ * as links, line breaks kept),
  * image, and like, comments and bookmark buttons; its author also gets Edit and Delete.
  */
 export const PostCard = memo(function PostCard({

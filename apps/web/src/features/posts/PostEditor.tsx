@@ -9,6 +9,8 @@ import {
 } from 'react';
 import { CloseIcon } from '../../components/icons';
 import { IconButton } from '../../components/IconButton';
+import { MentionListbox } from '../mentions/MentionListbox';
+import { useMentionAutocomplete } from '../mentions/useMentionAutocomplete';
 import { EmojiPicker } from './EmojiPicker';
 import { EmojiIcon, ImageIcon } from './postIcons';
 import './posts.css';
@@ -62,8 +64,8 @@ export function isImageFile(file: File): boolean {
 
 /**
  * The text, image and emoji part of the new-post box and of the Edit Post dialog: a growing
- * text area, an image picker with an immediate local preview (and upload progress), and the
- * emoji picker, which inserts at the caret.
+ * text area that offers members while an @mention is typed, an image picker with an immediate
+ * local preview (and upload progress), and the emoji picker, which inserts at the caret.
  */
 export function PostEditor({
   formId,
@@ -89,6 +91,7 @@ export function PostEditor({
   const textRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const caretRef = useRef<number | null>(null);
+  const mention = useMentionAutocomplete({ text, onTextChange, fieldRef: textRef });
 
   // After an emoji goes in, the caret follows it.
   useLayoutEffect(() => {
@@ -132,25 +135,31 @@ export function PostEditor({
           <label htmlFor={textId} className="visually-hidden">
             {textLabel}
           </label>
-          <textarea
-            ref={textRef}
-            id={textId}
-            className="post-editor__text"
-            placeholder={placeholder}
-            value={text}
-            readOnly={busy}
-            rows={3}
-            data-autofocus={autoFocus || undefined}
-            onChange={(event) => {
-              onTextChange(event.target.value);
-            }}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
-                event.preventDefault();
-                event.currentTarget.form?.requestSubmit();
-              }
-            }}
-          />
+          <div className="mention-field">
+            <textarea
+              ref={textRef}
+              id={textId}
+              className="post-editor__text"
+              placeholder={placeholder}
+              value={text}
+              readOnly={busy}
+              rows={3}
+              data-autofocus={autoFocus || undefined}
+              {...mention.fieldProps}
+              onChange={(event) => {
+                mention.trackCaret(event);
+                onTextChange(event.target.value);
+              }}
+              onKeyDown={(event) => {
+                if (mention.handleKeyDown(event)) return;
+                if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
+                  event.preventDefault();
+                  event.currentTarget.form?.requestSubmit();
+                }
+              }}
+            />
+            <MentionListbox {...mention.listboxProps} />
+          </div>
           {image && (
             <div className="post-editor__preview">
               {image.kind === 'file' ? (

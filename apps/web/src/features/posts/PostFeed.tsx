@@ -192,6 +192,10 @@ function feedLabel(source: FeedSource): string {
       return 'Bookmarked posts';
     case 'user':
       return `Posts by @${source.username}`;
+    case 'tag':
+      return `Posts tagged #${source.tag}`;
+    case 'search':
+      return `Posts matching ${source.q}`;
   }
 }
 

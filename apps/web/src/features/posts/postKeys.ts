@@ -1,12 +1,18 @@
-import type { PostSort } from '@perch/contract';
+import type { PostSort, SearchSort } from '@perch/contract';
 
-/** Where a list of posts comes from. */
+/**
+ * Where a list of posts comes from. A tag page and a post search are lists too, so that likes,
+ * bookmarks, edits and deletions reach them like any feed (their order is their own: a tag is
+ * newest first, a search has its own `sort`, and the list key's sort stays the default).
+ */
 export type FeedSource =
   | { kind: 'home' }
   | { kind: 'explore' }
   | { kind: 'liked' }
   | { kind: 'bookmarks' }
-  | { kind: 'user'; username: string };
+  | { kind: 'user'; username: string }
+  | { kind: 'tag'; tag: string }
+  | { kind: 'search'; q: string; sort: SearchSort };
 
 export const DEFAULT_SORT: PostSort = 'latest';
 

@@ -12,11 +12,16 @@ import {
   type PostPage,
   type PostResponse,
   type PostSort,
+  type TagSummary,
 } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
+import { searchPosts } from '../search/search.api';
+import { fetchTagPage } from '../tags/tags.api';
 import type { FeedSource } from './postKeys';
 
-function listPath(source: FeedSource): string {
+type FeedListSource = Exclude<FeedSource, { kind: 'tag' } | { kind: 'search' }>;
+
+function listPath(source: FeedListSource): string {
   switch (source.kind) {
     case 'home':
       return '/api/posts/feed';
@@ -39,6 +44,9 @@ export interface PageRequest {
   signal?: AbortSignal;
 }
 
+/** A page of posts; a tag's pages also carry the tag and its post count. */
+export type FeedPage = PostPage & { tag?: TagSummary };
+
 /** One page of a list of posts. Bookmarks (always newest bookmark first) come back in the same shape. */
 export async function fetchPostPage({
   source,
@@ -46,7 +54,11 @@ export async function fetchPostPage({
   cursor,
   token,
   signal,
-}: PageRequest): Promise<PostPage> {
+}: PageRequest): Promise<FeedPage> {
+  if (source.kind === 'tag') return fetchTagPage(source.tag, cursor, { token, signal });
+  if (source.kind === 'search') {
+    return searchPosts({ q: source.q, sort: source.sort, cursor, token, signal });
+  }
   const params = new URLSearchParams();
   if (source.kind !== 'bookmarks') params.set('sort', sort);
   if (cursor !== null) params.set('cursor', cursor);

@@ -1,4 +1,4 @@
-import type { Post, PostInput, PostSort, User } from '@perch/contract';
+import { tagsOf, type Post, type PostInput, type PostSort, type User } from '@perch/contract';
 import {
   useInfiniteQuery,
   useMutation,
@@ -10,6 +10,7 @@ import toast from 'react-hot-toast';
 import { isApiError } from '../../lib/api';
 import { uploadImage } from '../../lib/upload';
 import { useRequiredSession } from '../auth/SessionProvider';
+import { tagKeys } from '../tags/tags.queries';
 import { postMessages } from './messages';
 import {
   bookmarkPost,
@@ -31,10 +32,13 @@ import {
   updatePostInCaches,
   type RemovedFrom,
 } from './postCache';
-import { postKeys, type FeedSource } from './postKeys';
+import { parseListKey, postKeys, type FeedSource } from './postKeys';
 
-/** A list of posts, loaded page by page with the cursor of the previous page. */
-export function usePostFeed(source: FeedSource, sort: PostSort) {
+/**
+ * A list of posts, loaded page by page with the cursor of the previous page; idle while
+ * `enabled` is false.
+ */
+export function usePostFeed(source: FeedSource, sort: PostSort, { enabled = true } = {}) {
   const { token } = useRequiredSession();
   return useInfiniteQuery({
     queryKey: postKeys.list(source, sort),
@@ -42,6 +46,7 @@ export function usePostFeed(source: FeedSource, sort: PostSort) {
       fetchPostPage({ source, sort, cursor: pageParam, token, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
+    enabled,
   });
 }
 
@@ -59,6 +64,22 @@ function invalidateMemberCounts(queryClient: QueryClient, username: string): voi
   void queryClient.invalidateQueries({
     predicate: ({ queryKey }) => queryKey[0] === 'users' && queryKey.includes(username),
   });
+}
+
+/**
+ * Tag pages show a post count and tag lists are ordered by use: after a post with these tags is
+ * written or deleted they are out of date, so the loaded ones load again.
+ */
+function invalidateTagViews(queryClient: QueryClient, tags: readonly string[]): void {
+  if (tags.length === 0) return;
+  void queryClient.invalidateQueries({
+    queryKey: postKeys.lists(),
+    predicate: ({ queryKey }) => {
+      const source = parseListKey(queryKey)?.source;
+      return source?.kind === 'tag' && tags.includes(source.tag);
+    },
+  });
+  void queryClient.invalidateQueries({ queryKey: tagKeys.all });
 }
 
 /** A picked image and what happens to it: kept as it is, removed, or replaced by a new file. */
@@ -91,6 +112,7 @@ export function useCreatePost() {
           source.kind === 'home' || (source.kind === 'user' && source.username === user.username),
       );
       invalidateMemberCounts(queryClient, user.username);
+      invalidateTagViews(queryClient, tagsOf(post.entities));
       toast.success(postMessages.created);
     },
     onError: () => {
@@ -121,13 +143,15 @@ export function useEditPost() {
       }
       return editPost(post._id, postData, token);
     },
-    onSuccess: ({ post }) => {
+    onSuccess: ({ post }, { post: before }) => {
       updatePostInCaches(queryClient, post._id, (cached) => ({
         ...cached,
         content: post.content,
+        entities: post.entities,
         mediaURL: post.mediaURL,
         updatedAt: post.updatedAt,
       }));
+      invalidateTagViews(queryClient, tagsOf([...before.entities, ...post.entities]));
       toast.success(postMessages.edited);
     },
     onError: () => {
@@ -144,7 +168,9 @@ export function useDeletePost() {
     mutationKey: ['posts', 'delete'],
     mutationFn: (postId: string) => deletePost(postId, token),
     onSuccess: ({ postId }) => {
+      const tags = tagsOf(findCachedPost(queryClient, postId)?.entities ?? []);
       removePostFromLists(queryClient, postId);
+      invalidateTagViews(queryClient, tags);
       queryClient.removeQueries({ queryKey: postKeys.detail(postId), exact: true });
       queryClient.removeQueries({ queryKey: ['comments', postId], exact: true });
       invalidateMemberCounts(queryClient, user.username);

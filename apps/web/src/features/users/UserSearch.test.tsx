@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
+import { server } from '../../test/server';
 import { mockDirectory, signIn } from './users.mocks';
 
 function setup() {
@@ -74,6 +76,24 @@ describe('member search', () => {
     });
     expect(box).toHaveValue('');
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+  });
+
+  it('opens the search page for the text on Enter when no match is picked', async () => {
+    const { user, box, router } = setup();
+    server.use(
+      http.get('/api/search/posts', () => HttpResponse.json({ posts: [], nextCursor: null })),
+    );
+    await user.type(box, 'grace');
+    await screen.findByRole('listbox');
+
+    await user.keyboard('{Enter}');
+
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/search');
+    });
+    expect(router.state.location.search).toBe('?q=grace');
+    expect(box).toHaveValue('');
+    expect(await screen.findByRole('searchbox', { name: 'Search' })).toHaveValue('grace');
   });
 
   it('opens a profile on click', async () => {

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar';
 import { SearchIcon } from '../../components/icons';
 import { TextField } from '../../components/TextField';
-import { profilePath } from '../layout/navigation';
+import { profilePath, searchPath } from '../layout/navigation';
 import { useDebouncedValue } from './useDebouncedValue';
 import { SEARCH_TEXT_MAX } from './users.api';
 import { usersMessages, useUserSearchQuery } from './users.queries';
@@ -14,8 +14,8 @@ export const SEARCH_DEBOUNCE_MS = 200;
 
 /**
  * Search box with a dropdown of matching members (a combobox): shown only while the box holds
- * text; arrow keys move through the matches, Enter opens one, Escape or a click elsewhere
- * closes the dropdown.
+ * text; arrow keys move through the matches, Enter opens one (or, with none picked, the search
+ * page for the text), Escape or a click elsewhere closes the dropdown.
  */
 export function UserSearch() {
   const [query, setQuery] = useState('');
@@ -73,10 +73,19 @@ export function UserSearch() {
         move(event.key === 'ArrowDown' ? 1 : -1);
         return;
       case 'Enter': {
+        if (event.nativeEvent.isComposing) return;
         const active = showList ? users[activeIndex] : undefined;
-        if (active === undefined) return;
-        event.preventDefault();
-        choose(active);
+        if (active !== undefined) {
+          event.preventDefault();
+          choose(active);
+        } else if (text !== '') {
+          // No match picked: search posts, members and tags for the text.
+          event.preventDefault();
+          setQuery('');
+          setOpen(false);
+          setActiveId(null);
+          void navigate(searchPath(text));
+        }
         return;
       }
       case 'Escape':

@@ -20,10 +20,11 @@ export const SEARCH_TEXT_MAX = 100;
 /** Members whose username, first or last name contains `q` (any case), in username order. */
 export function searchUsers(
   q: string,
-  { limit, token, signal }: CallOptions & { limit?: number } = {},
+  { limit, cursor, token, signal }: CallOptions & { limit?: number; cursor?: string | null } = {},
 ): Promise<UserPage> {
   const params = new URLSearchParams({ q: q.slice(0, SEARCH_TEXT_MAX) });
   if (limit !== undefined) params.set('limit', String(limit));
+  if (cursor != null) params.set('cursor', cursor);
   return apiRequest(`/api/users?${params.toString()}`, { token, signal, schema: userPageSchema });
 }
 

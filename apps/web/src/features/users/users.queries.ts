@@ -11,6 +11,7 @@ import toast from 'react-hot-toast';
 import { uploadImage } from '../../lib/upload';
 import { useRequiredSession, useSessionStore } from '../auth/SessionProvider';
 import type { SessionStore } from '../auth/session';
+import { mapUserInPages, type UserPages } from './userCache';
 import {
   editProfile,
   fetchProfile,
@@ -26,6 +27,11 @@ export const userKeys = {
   profile: (username: string) => ['users', 'profile', username] as const,
   searches: ['users', 'search'] as const,
   search: (q: string) => ['users', 'search', q] as const,
+  /** The search page's members, loaded page by page (InfiniteData, unlike `search`). */
+  searchPageLists: ['users', 'search-pages'] as const,
+  searchPages: (q: string) => ['users', 'search-pages', q] as const,
+  /** Members offered while typing an @mention. */
+  mentions: (q: string) => ['users', 'mentions', q] as const,
   suggestions: ['users', 'suggestions'] as const,
 };
 
@@ -122,6 +128,9 @@ function setFollowedByViewer(queryClient: QueryClient, target: User, follow: boo
           followersCount: Math.max(0, user.followersCount + (follow ? 1 : -1)),
         };
   updateCachedProfiles(queryClient, target._id, change);
+  queryClient.setQueriesData<UserPages>({ queryKey: userKeys.searchPageLists }, (data) =>
+    data === undefined ? data : mapUserInPages(data, target._id, change),
+  );
   queryClient.setQueriesData<UserPage>({ queryKey: userKeys.searches }, (page) =>
     page === undefined
       ? page
@@ -282,6 +291,7 @@ export function useEditProfileMutation() {
       store.updateUser(user);
       updateCachedProfiles(queryClient, user._id, (cached) => ({ ...cached, ...user }));
       void queryClient.invalidateQueries({ queryKey: userKeys.searches });
+      void queryClient.invalidateQueries({ queryKey: userKeys.searchPageLists });
       void queryClient.invalidateQueries({ queryKey: userKeys.suggestions });
       void queryClient.invalidateQueries({ queryKey: postsKey });
       void queryClient.invalidateQueries({ queryKey: commentsKey });
