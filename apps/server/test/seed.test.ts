@@ -1,4 +1,4 @@
-import { GUEST_CREDENTIALS, type LoginResponse } from '@perch/contract';
+import { GUEST_CREDENTIALS, trendingTagsSchema, type LoginResponse } from '@perch/contract';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -76,6 +76,20 @@ describe('demo data', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json<LoginResponse>().foundUser.username).toBe(GUEST_CREDENTIALS.username);
+  });
+
+  it('has tags and mentions recognised, two of its tags trending', async () => {
+    const trends = await call(t.app, { method: 'GET', url: '/api/trends/tags' });
+    expect(trends.statusCode).toBe(200);
+    const tags = trendingTagsSchema.parse(trends.json()).tags.map((trend) => trend.tag);
+    expect(tags).toEqual(expect.arrayContaining(['astronomy', 'sourdough']));
+    const mentions = await t.app.db.selectFrom('comment_mentions').selectAll().execute();
+    const noah = await t.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'noahw')
+      .executeTakeFirstOrThrow();
+    expect(mentions.map((mention) => mention.user_id)).toEqual([noah.id]);
   });
 
   it('is never added over existing data', async () => {

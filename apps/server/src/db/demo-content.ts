@@ -81,11 +81,11 @@ export const demoPosts: DemoPost[] = [
   {
     author: 'ada_okafor',
     content:
-      'Clear skies tonight for the first time in weeks. Saturn\u2019s rings through a 6" scope never get old. \u{1FA90}',
+      'Clear skies tonight for the first time in weeks. Saturn\u2019s rings through a 6" scope never get old. #astronomy \u{1FA90}',
     hoursAgo: 3,
     likes: 12,
     comments: [
-      { author: 'liamchen', text: 'Jealous! It has been cloudy here all month.' },
+      { author: 'liamchen', text: 'Jealous! It has been cloudy here all month. #astronomy' },
       { author: 'guest', text: 'What scope are you using?' },
     ],
   },
@@ -99,21 +99,26 @@ export const demoPosts: DemoPost[] = [
   },
   {
     author: 'sofia_m',
-    content: 'Day 40 of my sourdough starter. It finally doubled overnight! \u{1F35E}',
+    content: 'Day 40 of my #sourdough starter. It finally doubled overnight! \u{1F35E}',
     hoursAgo: 20,
     likes: 9,
     comments: [
       { author: 'noahw', text: 'Patience pays off. Share the recipe?' },
-      { author: 'ada_okafor', text: 'Name it. Every starter deserves a name.' },
+      { author: 'ada_okafor', text: 'Name it. Every #sourdough starter deserves a name.' },
     ],
   },
   {
     author: 'noahw',
     content:
-      'Small software is underrated: one binary, one database file, backups with cp. Perch runs happily on a tiny box.',
+      'Small software is underrated: one binary, one database file, backups with cp. Perch runs happily on a tiny box. #selfhosting',
     hoursAgo: 30,
     likes: 7,
-    comments: [{ author: 'liamchen', text: 'Hard agree. Fewer moving parts, fewer 3am pages.' }],
+    comments: [
+      {
+        author: 'liamchen',
+        text: 'Hard agree, @noahw. Fewer moving parts, fewer 3am pages. #selfhosting',
+      },
+    ],
   },
   {
     author: 'guest',

@@ -6,6 +6,7 @@ import { newId } from '../lib/ids';
 import { hashPassword } from '../lib/password';
 import { demoFollows, demoPosts, featuredMembers, quietMembers } from './demo-content';
 import { avatarSvg, sceneSvgs } from './demo-images';
+import { backfillEntities } from './migrations/discovery-backfill';
 import type { Database } from './schema';
 
 const HOUR = 3_600_000;
@@ -160,5 +161,7 @@ export async function seedDemoDataIfEmpty(
       })
       .execute();
   });
+  // Rows written directly: their tags and mentions are found as for rows older than them.
+  await backfillEntities(db as Kysely<unknown>);
   return true;
 }

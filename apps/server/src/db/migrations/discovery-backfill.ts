@@ -12,9 +12,10 @@ interface Text {
 }
 
 /**
- * Finds the tags and mentions of the posts and comments written before they were recognised, in
- * batches (each its own transaction on SQLite, where migrations run outside one). Only texts with
- * a `#` or `@` are read again. Nobody is notified of old mentions.
+ * Finds the tags and mentions of the posts and comments written before they were recognised (or
+ * written directly, as the demo seed does), in batches (each its own transaction on SQLite, where
+ * migrations run outside one). Only texts with a `#` or `@` are read again; texts already done
+ * are done again to the same result. Nobody is notified of old mentions.
  */
 export async function backfillEntities(db: Kysely<unknown>): Promise<void> {
   for (const owner of ['post', 'comment'] as const) {
