@@ -235,6 +235,11 @@ async function preparePostgres(url: string) {
     async buildIndexes() {
       await client.query('COMMIT');
       for (const { indexdef } of indexes) await client.query(indexdef);
+      // The replica role also skipped the triggers that count each tag's posts.
+      await client.query(
+        `INSERT INTO tags (name, post_count) SELECT tag, count(*) FROM post_tags GROUP BY tag
+         ON CONFLICT (name) DO UPDATE SET post_count = excluded.post_count`,
+      );
     },
     async analyze() {
       await client.query('VACUUM (ANALYZE)');

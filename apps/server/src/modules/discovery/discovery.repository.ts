@@ -50,15 +50,7 @@ export async function searchLatest(
     limit: number;
   },
 ): Promise<FoundPost[]> {
-  if (isPostgres(db)) {
-    const [at, id] = query.after ?? [];
-    const { rows } = await sql<{ id: string; seq: number | string }>`
-      select id, created_at as seq from posts
-      where search_vector @@ ${tsQuery(query.terms)}
-      ${query.after ? sql`and (created_at, id) < (${at}, ${id})` : sql``}
-      order by created_at desc, id desc limit ${query.limit + 1}`.execute(db);
-    return rows.map((row) => ({ id: row.id, seq: Number(row.seq) }));
-  }
+  if (isPostgres(db)) return searchLatestPostgres(db, query);
   const { rows } = await sql<FoundPost>`
     select p.rowid as seq, p.id from posts p where p.rowid in (
       select rowid from posts_search where posts_search match ${ftsQueryOf(query.terms)}
@@ -66,6 +58,44 @@ export async function searchLatest(
       order by rowid desc limit ${query.limit + 1}
     ) order by p.rowid desc`.execute(db);
   return rows;
+}
+
+/** How many of the newest posts PostgreSQL reads in order before it asks the GIN index instead. */
+const RECENT_WINDOW = 2000;
+
+/**
+ * PostgreSQL has no index that both matches and orders: it either walks posts newest first testing
+ * each (quick for common words, a walk through every post for a rare one) or reads every match
+ * from the GIN index and sorts them (quick for rare words, slow for common ones), and its guess of
+ * how common a word is often picks the wrong one. So: the newest RECENT_WINDOW posts first; if they
+ * hold too few matches, the word is rare enough to sort all of its matches.
+ */
+async function searchLatestPostgres(
+  db: Db,
+  query: {
+    terms: readonly SearchTerm[];
+    after: readonly (number | string)[] | null;
+    limit: number;
+  },
+): Promise<FoundPost[]> {
+  const [at, id] = query.after ?? [];
+  const keyset = query.after ? sql`and (created_at, id) < (${at}, ${id})` : sql``;
+  const { rows: recent } = await sql<{ id: string; seq: number | string }>`
+    select id, seq from (
+      select id, created_at as seq, search_vector from posts where true ${keyset}
+      order by created_at desc, id desc limit ${RECENT_WINDOW}
+    ) recent where search_vector @@ ${tsQuery(query.terms)}
+    order by seq desc, id desc limit ${query.limit + 1}`.execute(db);
+  let rows = recent;
+  if (rows.length <= query.limit) {
+    // OFFSET 0 keeps the planner from walking the created_at index: the matches come from GIN.
+    ({ rows } = await sql<{ id: string; seq: number | string }>`
+      select id, seq from (
+        select id, created_at as seq from posts
+        where search_vector @@ ${tsQuery(query.terms)} ${keyset} offset 0
+      ) matches order by seq desc, id desc limit ${query.limit + 1}`.execute(db));
+  }
+  return rows.map((row) => ({ id: row.id, seq: Number(row.seq) }));
 }
 
 /** Posts that match, most relevant first (bm25 on SQLite, ts_rank_cd on PostgreSQL). */
