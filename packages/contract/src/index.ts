@@ -15,3 +15,4 @@ export * from './records';
 export * from './sessions';
 export * from './entities';
 export * from './discovery';
+export * from './account';

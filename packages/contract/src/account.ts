@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { PASSWORD_MISMATCH } from './auth';
+import { PASSWORD_MAX, PASSWORD_MIN } from './users';
+
+/**
+ * A member's own account: password change, deleting the account, exporting their data.
+ * POST /api/auth/password, POST /api/users/me/delete, GET /api/users/me/export.
+ */
+export const AccountErrors = {
+  wrongPassword: 'Your current password is not correct.',
+  samePassword: 'Your new password must differ from the current one.',
+  wrongUsername: 'Type your username exactly to confirm.',
+  exportTooOften: 'You can download your data 3 times an hour. Please try again later.',
+} as const;
+
+/** Exports a member may start in an hour. */
+export const EXPORTS_PER_HOUR = 3;
+
+const newPasswordSchema = z
+  .string({ error: 'New password is required.' })
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters.`);
+
+/** The new password follows the signup rules; on success every other session ends. */
+export const passwordChangeBodySchema = z
+  .object({
+    currentPassword: z
+      .string({ error: 'Current password is required.' })
+      .min(1, 'Current password is required.')
+      .max(PASSWORD_MAX, AccountErrors.wrongPassword),
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string({ error: 'Confirm password is required.' }),
+  })
+  .refine((body) => body.newPassword === body.confirmPassword, {
+    message: PASSWORD_MISMATCH,
+    path: ['confirmPassword'],
+  });
+export type PasswordChangeBody = z.input<typeof passwordChangeBodySchema>;
+
+/** Deleting the account takes the password and the username typed out (any case). */
+export const accountDeleteBodySchema = z.object({
+  password: z
+    .string({ error: 'Password is required.' })
+    .min(1, 'Password is required.')
+    .max(PASSWORD_MAX, AccountErrors.wrongPassword),
+  username: z.string({ error: AccountErrors.wrongUsername }).max(100, AccountErrors.wrongUsername),
+});
+export type AccountDeleteBody = z.input<typeof accountDeleteBodySchema>;
