@@ -81,13 +81,13 @@ describe.skipIf(executable === null)('discovery: tags, mentions and search', () 
     await visible(listbox.getByRole('option', { name: new RegExp(`@${MEMBER.username}`) }));
     expect(await text.getAttribute('aria-expanded')).toBe('true');
     await page.keyboard.press('ArrowDown');
-    const active = await text.getAttribute('aria-activedescendant');
-    expect(active).not.toBeNull();
-    expect(await page.locator(`[id="${active ?? ''}"]`).getAttribute('aria-selected')).toBe('true');
+    const chosen = listbox.getByRole('option', { selected: true });
+    await visible(chosen);
+    expect(await text.getAttribute('aria-activedescendant')).toBe(await chosen.getAttribute('id'));
     await page.keyboard.press('Enter');
 
-    expect(await text.inputValue()).toBe(`Keyboard ${stamp} hello @${MEMBER.username} `);
     await listbox.waitFor({ state: 'detached' });
+    expect(await text.inputValue()).toBe(`Keyboard ${stamp} hello @${MEMBER.username} `);
     await page.keyboard.type('bye');
     await page.keyboard.press('Control+Enter');
 
@@ -113,8 +113,14 @@ describe.skipIf(executable === null)('discovery: tags, mentions and search', () 
     // The tabs by keyboard: Members, then Tags.
     await posts.focus();
     await page.keyboard.press('ArrowRight');
-    const members = main(page).getByRole('tab', { name: 'Members', exact: true });
-    expect(await members.getAttribute('aria-selected')).toBe('true');
+    // The selection and the focus move as the key is handled: wait for both.
+    const members = main(page).getByRole('tab', { name: 'Members', exact: true, selected: true });
+    await visible(members);
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-selected') === 'true',
+      undefined,
+      { timeout: 5_000 },
+    );
     expect(await members.evaluate((element) => element === document.activeElement)).toBe(true);
 
     const searchBox = main(page).getByRole('searchbox', { name: 'Search' });
