@@ -113,6 +113,12 @@ describe('searchWordsOf', () => {
     expect(searchWordsOf('हिन्दी')).toEqual(['हिन्दी']);
     expect(searchWordsOf('日本語 😀 e-mail')).toEqual(['日本語', 'e', 'mail']);
   });
+
+  it('takes no mark standing alone for a word', () => {
+    // NFKC turns the spacing breve into a space and a combining breve.
+    expect(searchWordsOf('˘')).toEqual([]);
+    expect(searchWordsOf('\u0301\u0306 a\u0301')).toEqual(searchWordsOf('á'));
+  });
 });
 
 describe('schemas of the discovery calls', () => {

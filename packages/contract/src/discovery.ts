@@ -36,7 +36,9 @@ export type SearchTerm =
 
 export type ParsedSearch = { ok: true; terms: SearchTerm[] } | { ok: false; error: string };
 
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+// A word starts with a letter or digit: a mark alone (NFKC turns a spacing ˘ into one) is no word,
+// and PostgreSQL's unaccent would strip it to an empty, unparsable query term.
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/u;
 

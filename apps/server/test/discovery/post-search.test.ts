@@ -199,6 +199,10 @@ describe('queries a search refuses or takes literally', () => {
       '\\"',
       'a"b"c',
       '"" a',
+      'a˘',
+      'ё\u0306 ˘b',
+      '"x ˘ y"',
+      '\u02bc',
     ]) {
       for (const sort of ['latest', 'top']) {
         const response = await searchRequest(t.app, q, { sort });
@@ -214,6 +218,9 @@ describe('queries a search refuses or takes literally', () => {
       ['"', SearchErrors.unclosedQuote],
       ['""', SearchErrors.noWords],
       ["'", SearchErrors.noWords],
+      // A mark standing alone (NFKC makes a spacing breve one) is no word.
+      ['˘', SearchErrors.noWords],
+      ['\u0301 \u0306', SearchErrors.noWords],
       ['( ) * : ^ -', SearchErrors.noWords],
       ['a*', SearchErrors.shortPrefix],
       ['"unclosed phrase', SearchErrors.unclosedQuote],

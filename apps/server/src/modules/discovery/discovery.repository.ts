@@ -18,18 +18,26 @@ export function ftsQueryOf(terms: readonly SearchTerm[]): string {
     .join(' ');
 }
 
+/**
+ * A word of a tsquery, quoted once unaccent has folded it: unaccent may turn a letter into a quote
+ * or a backslash (ʼ becomes '), which are escaped, or into nothing, which the trailing space keeps
+ * from being an empty (unparsable) term; the parser drops the space.
+ */
+const tsWord = (word: string) =>
+  sql`'''' || replace(replace(perch_unaccent(${word}), '\\', '\\\\'), '''', '''''') || ' '''`;
+
 /** The search as a PostgreSQL tsquery of the `simple` configuration (see ftsQueryOf). */
-export function tsQueryOf(terms: readonly SearchTerm[]): string {
-  return terms
-    .map((term) => {
-      if (term.kind === 'phrase') return `(${term.words.map((word) => `'${word}'`).join(' <-> ')})`;
-      return term.kind === 'prefix' ? `'${term.word}':*` : `'${term.word}'`;
-    })
-    .join(' & ');
+function tsQueryText(terms: readonly SearchTerm[]) {
+  const parts = terms.map((term) => {
+    if (term.kind === 'phrase')
+      return sql`'(' || ${sql.join(term.words.map(tsWord), sql` || ' <-> ' || `)} || ')'`;
+    return term.kind === 'prefix' ? sql`${tsWord(term.word)} || ':*'` : tsWord(term.word);
+  });
+  return sql.join(parts, sql` || ' & ' || `);
 }
 
 const tsQuery = (terms: readonly SearchTerm[]) =>
-  sql`to_tsquery('simple'::regconfig, perch_unaccent(${tsQueryOf(terms)}))`;
+  sql`to_tsquery('simple'::regconfig, ${tsQueryText(terms)})`;
 
 /** A found post and its place in the newest-first order (see searchLatest). */
 export interface FoundPost {
