@@ -19,6 +19,7 @@ import type { Database } from './db/schema';
 import { seedDemoDataIfEmpty } from './db/seed';
 import { authPlugin } from './auth/auth.plugin';
 import { createInfrastructure } from './infra';
+import { accountRoutes } from './modules/account/account.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes';
 import { commentsRoutes } from './modules/comments/comments.routes';
@@ -138,6 +139,7 @@ export async function buildApp(
       });
       await api.register(healthRoutes);
       await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(accountRoutes);
       await api.register(sessionsRoutes, { prefix: '/auth/sessions' });
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(bookmarksRoutes, { prefix: '/users' });

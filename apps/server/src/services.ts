@@ -10,6 +10,8 @@ import { createStreamHub } from './events/stream-hub';
 import { createTransact } from './events/transactions';
 import type { Infrastructure } from './infra';
 import { createScheduler } from './infra/jobs';
+import { createAccountService } from './modules/account/account.service';
+import { createExportService } from './modules/account/export.service';
 import { createAuthService } from './modules/auth/auth.service';
 import { createBookmarksService } from './modules/bookmarks/bookmarks.service';
 import { createCommentsService } from './modules/comments/comments.service';
@@ -97,6 +99,17 @@ export function createServices({
     signToken,
   });
   const notifications = createNotificationsService({ db, transact });
+  const account = createAccountService({
+    transact,
+    users,
+    sessions,
+    entities,
+    notifications,
+    cards,
+    flags,
+    passwordHashCost: config.passwordHashCost,
+  });
+  const exports = createExportService({ reads, users, media, log });
 
   const relay = createRelay({
     db,
@@ -140,6 +153,8 @@ export function createServices({
 
   return {
     auth,
+    account,
+    exports,
     sessions,
     users,
     posts,

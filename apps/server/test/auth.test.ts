@@ -217,12 +217,12 @@ describe('tokens', () => {
     }
   });
 
-  it('answers 404 when the token is valid but its member no longer exists', async () => {
+  it('answers 401 when the token is valid but its member no longer exists', async () => {
     const member = await createMember(t.app);
     await t.app.db.deleteFrom('users').where('id', '=', member.user._id).execute();
     const response = await call(t.app, { method: 'GET', url: '/api/auth/me', token: member.token });
-    expect(response.statusCode).toBe(404);
-    expect(errorsOf(response)).toEqual([ErrorMessages.notRegistered]);
+    expect(response.statusCode).toBe(401);
+    expect(errorsOf(response)).toEqual([ErrorMessages.invalidToken]);
   });
 });
 

@@ -4,7 +4,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from './users';
 
 /**
  * A member's own account: password change, deleting the account, exporting their data.
- * POST /api/auth/password, POST /api/users/me/delete, GET /api/users/me/export.
+ * POST /api/auth/password, DELETE /api/users/me, GET /api/users/me/export.
  */
 export const AccountErrors = {
   wrongPassword: 'Your current password is not correct.',
@@ -15,6 +15,21 @@ export const AccountErrors = {
 
 /** Exports a member may start in an hour. */
 export const EXPORTS_PER_HOUR = 3;
+
+/** The files of an export (GET /api/users/me/export), beside its images under `media/`. */
+export const EXPORT_FILES = [
+  'profile.json',
+  'posts.json',
+  'comments.json',
+  'likes.json',
+  'bookmarks.json',
+  'follows.json',
+  'notifications.json',
+] as const;
+
+/** The name an export is downloaded as: perch-<username>-<YYYY-MM-DD>.zip (UTC date). */
+export const exportFileName = (username: string, at: Date): string =>
+  `perch-${username}-${at.toISOString().slice(0, 10)}.zip`;
 
 const newPasswordSchema = z
   .string({ error: 'New password is required.' })

@@ -53,6 +53,12 @@ export const domainEventSchemas = {
   'bookmark.removed': z.object({ userId: id, postId: id }),
   /** previousAvatarURL: the picture the edit replaced or removed, if any. */
   'profile.edited': z.object({ userId: id, previousAvatarURL: z.string().nullable() }),
+  /**
+   * The member deleted their account: everything of theirs is gone (posts, comments, likes,
+   * follows…), and with it counts on other members' posts and profiles changed. mediaURLs: images
+   * their posts and profile showed (a bounded number), freed once nothing else shows them.
+   */
+  'member.deleted': z.object({ userId: id, mediaURLs: z.array(z.string()) }),
   /** Sessions ended before their time (logout, log out everywhere): their tokens are refused. */
   'sessions.revoked': z.object({ userId: id, sessionIds: z.array(id) }),
   /** The member's notifications changed (one arrived, was removed or was read). */

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorMessages } from '@perch/contract';
 import type { AppConfig } from '../config';
-import { notFound, unauthorized } from '../lib/errors';
+import { unauthorized } from '../lib/errors';
 import type { SessionViewer, Viewer } from './viewer';
 
 interface TokenPayload {
@@ -126,10 +126,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
     // (app.services is there by the first request.)
     const check = await app.services.sessions.check(sid, sub);
     if ('viewer' in check) return check.viewer;
-    // A session with no row: its member is gone (sessions go with them), or it never existed.
-    if (check.ended === 'unknown' && !(await app.services.users.viewerById(sub))) {
-      throw notFound(ErrorMessages.notRegistered);
-    }
+    // Revoked, expired, never issued, or its member deleted their account (sessions go with
+    // them): the token speaks for no one, and 401 signs a client out.
     throw unauthorized(ErrorMessages.invalidToken);
   }
 

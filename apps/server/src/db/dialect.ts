@@ -33,6 +33,16 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
 
+/**
+ * True when PostgreSQL gave up on a row lock: NOWAIT found it taken (55P03), or the transaction was
+ * chosen to break a deadlock (40P01) or could not be serialised (40001). The whole transaction
+ * may be tried again. SQLite runs write transactions one at a time and never answers these.
+ */
+export function isLockConflict(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === '55P03' || code === '40P01' || code === '40001';
+}
+
 // Socket failures, and PostgreSQL's connection-exception class (08) and operator intervention
 // (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now).
 const CONNECTION_CODES = new Set([

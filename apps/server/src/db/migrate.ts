@@ -9,6 +9,7 @@ import * as sessions from './migrations/0007_sessions';
 import * as homeTimelines from './migrations/0008_home_timelines';
 import * as memberSearch from './migrations/0009_member_search';
 import * as discovery from './migrations/0010_discovery';
+import * as account from './migrations/0011_account';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_home_timelines': homeTimelines,
   '0009_member_search': memberSearch,
   '0010_discovery': discovery,
+  '0011_account': account,
 };
 
 const provider: MigrationProvider = {

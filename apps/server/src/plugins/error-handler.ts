@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isConnectionLost } from '../db/dialect';
+import { isConnectionLost, isForeignKeyViolation } from '../db/dialect';
 import { AppError } from '../lib/errors';
 
 // zod's own wording begins with one of these; our schemas' messages name their field already.
@@ -72,6 +72,12 @@ export const errorHandler = fp((app: FastifyInstance) => {
         .status(503)
         .header('retry-after', '1')
         .send({ errors: [ErrorMessages.databaseUnavailable] });
+    }
+    if (isForeignKeyViolation(error)) {
+      // A write naming a row deleted while it ran. Writes under a post lock the post first (and
+      // answer 404 Post not found), so what is left is a member who deleted their account
+      // meanwhile: the writer themselves, or the member they follow or mention.
+      return reply.status(404).send({ errors: [ErrorMessages.userNotFound] });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

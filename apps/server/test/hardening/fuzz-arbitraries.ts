@@ -833,7 +833,8 @@ const errorBodySchema = z
 
 /**
  * The properties of every answer: never a server error, JSON throughout, and every refusal in the
- * one error shape. File answers (stored media) are the one 2xx that is not JSON; they hold the file.
+ * one error shape. File answers (stored media, a member's export) are the 2xx that are not JSON;
+ * they hold the file.
  */
 export function checkAnswer(
   route: FuzzRoute,
@@ -857,6 +858,14 @@ export function checkAnswer(
   }
   if (success && route.path.startsWith('/media/')) {
     if (request.method === 'GET' && response.rawPayload.length === 0) fail('file answer is empty');
+    return;
+  }
+  if (success && route.path === '/api/users/me/export') {
+    if (contentType !== 'application/zip') fail('export is not a zip');
+    // Local file header signature: the archive begins with its first entry.
+    if (!response.rawPayload.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) {
+      fail('export does not begin like a zip');
+    }
     return;
   }
   if (typeof contentType !== 'string' || !/^application\/json(;|$)/.test(contentType)) {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { drain } from '../events/event-helpers';
-import type { Member } from '../factories';
+import { createMember, type Member } from '../factories';
 import { call, createTestApp } from '../helpers';
 import { pngHeaderOnly } from '../media/fixtures';
 import {
@@ -100,9 +100,12 @@ async function contentIsThere(): Promise<boolean> {
   return true;
 }
 
-/** Signs in again the members whose session a fuzzed logout ended. */
+/**
+ * Signs in again the members whose session a fuzzed logout ended, and signs up again (same name,
+ * same password) those a fuzzed account deletion removed.
+ */
 async function keepSignedIn(): Promise<void> {
-  for (const member of members) {
+  for (const [index, member] of members.entries()) {
     const me = await call(t.app, { method: 'GET', url: '/api/auth/me', token: member.token });
     if (me.statusCode === 200) continue;
     const response = await call(t.app, {
@@ -110,6 +113,16 @@ async function keepSignedIn(): Promise<void> {
       url: '/api/auth/login',
       payload: { username: member.user.username, password: member.password },
     });
+    if (response.statusCode === 404) {
+      const again = await createMember(t.app, {
+        username: member.user.username,
+        password: member.password,
+        confirmPassword: member.password,
+      });
+      members[index] = again;
+      world.userIds.push(again.user._id);
+      continue;
+    }
     ok(response, 200);
     member.token = response.json<{ encodedToken: string }>().encodedToken;
   }

@@ -105,12 +105,12 @@ describe('sessions', () => {
     }
   });
 
-  it("answers 404 once the token's member is gone", async () => {
+  it("answers 401 once the token's member is gone", async () => {
     const member = await createMember(t.app);
     const { token } = await login(t.app, member);
     await t.app.db.deleteFrom('users').where('id', '=', member.user._id).execute();
     // A fresh session, never checked before, so no cached answer stands in the way.
-    expectError(await me(t.app, token), 404, ErrorMessages.notRegistered);
+    expectError(await me(t.app, token), 401, ErrorMessages.invalidToken);
   });
 
   it('closes the event stream of a session when it is revoked', async () => {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { withRowLock } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -44,6 +45,32 @@ export async function deleteTag(
   const { tags, key } = tables[owner];
   await sql`delete from ${sql.table(tags)}
     where tag = ${tag} and ${sql.ref(key)} = ${ownerId}`.execute(db);
+}
+
+/** The distinct tags of the author's posts (any order). */
+export async function tagsOfAuthorPosts(db: Db, authorId: string): Promise<string[]> {
+  const { rows } = await sql<{ tag: string }>`select distinct tag from post_tags
+    where post_id in (select id from posts where user_id = ${authorId})`.execute(db);
+  return rows.map((row) => row.tag);
+}
+
+/**
+ * Locks the tag's counter row until the transaction ends (PostgreSQL); `wait: false` fails at
+ * once (55P03) when another writer holds it.
+ */
+export async function lockTag(db: Db, tag: string, wait: boolean): Promise<void> {
+  const query = db.selectFrom('tags').select('name').where('name', '=', tag);
+  await withRowLock(db, query, (q) =>
+    wait ? q.forNoKeyUpdate() : q.forNoKeyUpdate().noWait(),
+  ).execute();
+}
+
+/** Removes one tag from every post of the author (the tag's counter drops by as many). */
+export async function deleteAuthorPostsTag(db: Db, authorId: string, tag: string): Promise<void> {
+  await sql`delete from post_tags
+    where tag = ${tag} and post_id in (select id from posts where user_id = ${authorId})`.execute(
+    db,
+  );
 }
 
 export async function insertMentions(

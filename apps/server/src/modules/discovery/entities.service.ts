@@ -6,6 +6,7 @@ import {
   type MentionEntity,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import type { EventRecorder } from '../../events/transactions';
 import type { UsersService } from '../users/users.service';
@@ -89,6 +90,29 @@ export function createEntitiesService({ users }: EntitiesServiceDeps) {
     async forgetPost(trx: Db, postId: string): Promise<void> {
       for (const tag of inTagOrder(await repo.tagsOfOwner(trx, 'post', postId))) {
         await repo.deleteTag(trx, 'post', postId, tag);
+      }
+    },
+
+    /**
+     * Locks the counter rows of the tags the author's posts carry, in tag order, until the
+     * transaction ends (PostgreSQL). `wait: false` fails at once (55P03) when another writer holds
+     * one, for a caller that already holds other locks and would rather try again than wait.
+     */
+    async lockTagsOfAuthor(trx: Db, authorId: string, wait: boolean): Promise<void> {
+      // SQLite's write transactions run one at a time: there is nothing to lock.
+      if (!isPostgres(trx)) return;
+      for (const tag of inTagOrder(await repo.tagsOfAuthorPosts(trx, authorId))) {
+        await repo.lockTag(trx, tag, wait);
+      }
+    },
+
+    /**
+     * Before all of an author's posts are deleted (their account is): their tags go first, a tag
+     * at a time in tag order, as forgetPost does for one post.
+     */
+    async forgetPostsOf(trx: Db, authorId: string): Promise<void> {
+      for (const tag of inTagOrder(await repo.tagsOfAuthorPosts(trx, authorId))) {
+        await repo.deleteAuthorPostsTag(trx, authorId, tag);
       }
     },
   };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   MediaMessages,
   type MediaPurpose,
@@ -65,6 +66,13 @@ function uploadUrlOfKey(key: string): string | null {
 }
 
 export const isUploadUrl = (url: string): boolean => parseUploadUrl(url) !== null;
+
+/** The store key an image URL of ours is kept under (an upload or a demo image), or null. */
+export function mediaKeyOf(url: string): string | null {
+  const keys = parseUploadUrl(url);
+  if (keys) return keys.image;
+  return DEMO_URL.test(url) ? url.slice(MEDIA_URL_PREFIX.length) : null;
+}
 export const isDemoMediaUrl = (url: string): boolean => DEMO_URL.test(url);
 
 /** Where the thumbnail of an uploaded image is served; null for other URLs. */
@@ -164,7 +172,8 @@ async function removeFiles(
 
 /**
  * Removes an uploaded image (its file, thumbnail and every upload record) when no post and no
- * profile shows it any more; answers whether it did. Demo images, foreign and null URLs are left
+ * profile shows it any more (with `keepUploaded`, and no member holds an upload of it); answers
+ * whether it did. Demo images, foreign and null URLs are left
  * alone. Called after the transaction that dropped the reference has committed (deleting a post,
  * changing its image or an avatar): the media consumer does, for the events of those changes.
  */
@@ -172,7 +181,7 @@ export async function releaseMediaIfUnused(
   db: Db,
   store: MediaStore,
   url: string | null | undefined,
-  options: { log?: MediaLog } = {},
+  options: { log?: MediaLog; keepUploaded?: boolean } = {},
 ): Promise<boolean> {
   if (url === null || url === undefined) return false;
   const keys = parseUploadUrl(url);
@@ -180,6 +189,8 @@ export async function releaseMediaIfUnused(
   return repo.inTransaction(db, async (trx) => {
     await repo.lockMediaUrl(trx, url, 'exclusive');
     if (await repo.isMediaReferenced(trx, url)) return false;
+    // Someone else's upload of the same picture: theirs to use, or the sweep's after the grace.
+    if (options.keepUploaded && (await repo.hasMediaRow(trx, url))) return false;
     await repo.deleteMediaRows(trx, url);
     await removeFiles(store, keys, options.log);
     return true;
@@ -283,16 +294,34 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
   /** Frees images that posts and profiles stopped using, once the change committed. */
   const consumer: DurableConsumer = {
     name: 'media',
-    types: new Set(['post.edited', 'post.deleted', 'profile.edited']),
+    types: new Set(['post.edited', 'post.deleted', 'profile.edited', 'member.deleted']),
     async handle(trx, events) {
       const urls = new Set(events.map(releasedUrlOf).filter((url) => url !== null));
       for (const url of urls) await releaseMediaIfUnused(trx, store, url, { log });
+      // A deleted account's images: its upload records went with it, so a record left is
+      // another member's, who uploaded the same picture and may be about to post it.
+      for (const event of events) {
+        if (event.type !== 'member.deleted') continue;
+        for (const url of event.payload.mediaURLs) {
+          await releaseMediaIfUnused(trx, store, url, { log, keepUploaded: true });
+        }
+      }
     },
   };
 
   return {
     upload: (input: UploadInput) => uploadMedia(db, store, input),
     assertUsable: assertUsableMediaUrl,
+    /** Whether an image of ours is stored, by its URL. */
+    async has(url: string): Promise<boolean> {
+      const key = mediaKeyOf(url);
+      return key !== null && (await store.exists(key));
+    },
+    /** An image of ours as a stream, by its URL; null when it is not ours or not there. */
+    async read(url: string): Promise<Readable | null> {
+      const key = mediaKeyOf(url);
+      return key === null ? null : store.read(key);
+    },
     sweep: (options: Omit<SweepOptions, 'log'> = {}) =>
       sweepOrphanMedia(db, store, { ...options, log }),
     consumer,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 export interface StoredObject {
   key: string;
@@ -11,7 +12,7 @@ export interface StoredObject {
 /**
  * Where uploaded images live, by key ("ab/abcdef….webp"); the public URL of a key is
  * `/media/<key>`. The disk store below keeps them in DATA_DIR/media, where the web plugin serves
- * them; an S3-compatible store can take its place by implementing the same five calls.
+ * them; an S3-compatible store can take its place by implementing the same six calls.
  */
 export interface MediaStore {
   /**
@@ -23,6 +24,8 @@ export interface MediaStore {
   /** Removes an object; one that is not there is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** The object's bytes as a stream (never read whole into memory); null when it is not there. */
+  read(key: string): Promise<Readable | null>;
   /** Every stored object, for the orphan sweep. */
   list(): AsyncIterable<StoredObject>;
   /** Removes leftovers of writes that never finished (a crash mid-write), older than the time given. */
@@ -87,6 +90,17 @@ export class DiskMediaStore implements MediaStore {
       return (await stat(this.pathOf(key))).isFile();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+
+  async read(key: string): Promise<Readable | null> {
+    try {
+      const file = await open(this.pathOf(key), 'r');
+      // The stream closes the file when it ends or is destroyed (a download cut short).
+      return file.createReadStream();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
   }

@@ -28,7 +28,12 @@ async function apply(trx: Db, event: PublishedEvent): Promise<Change> {
   switch (event.type) {
     case 'post.liked': {
       const { postId, postAuthorId, userId } = event.payload;
-      if (postAuthorId === userId || (await repo.postAuthorOf(trx, postId)) === null) {
+      // The liker may have deleted their account since: their notification would name no one.
+      if (
+        postAuthorId === userId ||
+        (await repo.postAuthorOf(trx, postId)) === null ||
+        !(await repo.userExists(trx, userId))
+      ) {
         return { recipientId: null };
       }
       await repo.insertNotification(trx, {

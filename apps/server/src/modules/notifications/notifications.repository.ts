@@ -1,5 +1,6 @@
 import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
+import { idList } from '../../db/dialect';
 import type { Database, NotificationsTable } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -50,6 +51,39 @@ export async function countUnread(db: Db, recipientId: string): Promise<number> 
     .where('read_at', 'is', null)
     .executeTakeFirst();
   return row?.count ?? 0;
+}
+
+/**
+ * Members other than `userId` holding unread notifications that go with the member's account:
+ * caused by them, or about their posts and comments (each read on its own index).
+ */
+export async function recipientsTouchedByMember(db: Db, userId: string): Promise<string[]> {
+  const { rows } = await sql<{ recipient_id: string }>`
+    select n.recipient_id from notifications n
+      where n.actor_id = ${userId} and n.read_at is null and n.recipient_id <> ${userId}
+    union
+    select n.recipient_id from posts p join notifications n on n.post_id = p.id
+      where p.user_id = ${userId} and n.read_at is null and n.recipient_id <> ${userId}
+    union
+    select n.recipient_id from comments c join notifications n on n.comment_id = c.id
+      where c.user_id = ${userId} and n.read_at is null and n.recipient_id <> ${userId}`.execute(
+    db,
+  );
+  return rows.map((row) => row.recipient_id);
+}
+
+/** The unread counts of the members in `ids` (see idListValue); members with none are left out. */
+export function unreadCountsAmong(
+  db: Db,
+  ids: unknown,
+): Promise<{ recipient_id: string; count: number | string }[]> {
+  return db
+    .selectFrom('notifications')
+    .select(['recipient_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('recipient_id', 'in', idList(db, ids))
+    .where('read_at', 'is', null)
+    .groupBy('recipient_id')
+    .execute();
 }
 
 export async function markAllRead(db: Db, recipientId: string, at: number): Promise<number> {

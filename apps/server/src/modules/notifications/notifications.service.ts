@@ -8,7 +8,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
-import type { Transact } from '../../events/transactions';
+import { idListValue } from '../../db/dialect';
+import type { EventRecorder, Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { toIso } from '../../lib/time';
 import { toUserStub } from '../users/users.mapper';
@@ -96,6 +97,30 @@ export function createNotificationsService({ db, transact }: NotificationsServic
         nextCursor,
         unreadCount: await repo.countUnread(db, viewer.id),
       };
+    },
+
+    /**
+     * In a member's deletion, before their rows go: the other members whose unread count will
+     * drop (notifications the member caused, or about their posts and comments).
+     */
+    recipientsTouchedByMember: (trx: Db, userId: string) =>
+      repo.recipientsTouchedByMember(trx, userId),
+
+    /** In the transaction that changed them: tells each member their unread count. */
+    async recordUnreadCounts(
+      trx: Db,
+      events: EventRecorder,
+      userIds: readonly string[],
+    ): Promise<void> {
+      if (userIds.length === 0) return;
+      const rows = await repo.unreadCountsAmong(trx, idListValue(trx, userIds));
+      const counts = new Map(rows.map((row) => [row.recipient_id, Number(row.count)]));
+      for (const userId of userIds) {
+        events.record({
+          type: 'notifications.changed',
+          payload: { userId, unreadCount: counts.get(userId) ?? 0 },
+        });
+      }
     },
 
     /** Marks every notification read; the member's other tabs and devices hear of it. */

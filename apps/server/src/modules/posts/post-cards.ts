@@ -17,7 +17,8 @@ export interface PostCardsDeps {
 
 /**
  * Post cards by id, kept in a bounded cache: a page of posts is then a page of ids. Every change
- * to what a card shows is an event (edit, delete, like, comment, profile edit): each process drops
+ * to what a card shows is an event (edit, delete, like, comment, profile edit, a member's account
+ * deleted): each process drops
  * the cards those events name when the relay hands them on; the process that made a change drops
  * its card at once, so its member reads their own write.
  */
@@ -32,6 +33,11 @@ export function createPostCards({ reads, max }: PostCardsDeps) {
   function forget(postId: string): void {
     changes += 1;
     cards.delete(postId);
+  }
+
+  function forgetAll(): void {
+    changes += 1;
+    cards.clear();
   }
 
   function forgetAuthor(userId: string): void {
@@ -51,6 +57,11 @@ export function createPostCards({ reads, max }: PostCardsDeps) {
         break;
       case 'profile.edited':
         forgetAuthor(event.payload.userId);
+        break;
+      case 'member.deleted':
+        // Their posts went, and their likes and comments changed counts on posts all over,
+        // which the event does not list. Accounts are deleted rarely; the cache refills as read.
+        forgetAll();
         break;
       default:
         break;
@@ -81,6 +92,8 @@ export function createPostCards({ reads, max }: PostCardsDeps) {
       return found;
     },
     forget,
+    /** Drops every card (after a member's account was deleted). */
+    forgetAll,
     /** For relay.listen: drops the cards that committed events changed. */
     listener: (events: readonly PublishedEvent[]): void => {
       for (const event of events) onEvent(event);

@@ -98,6 +98,7 @@ export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDe
           case 'post.unliked':
           case 'bookmark.added':
           case 'bookmark.removed':
+          case 'member.deleted':
             forget(event.payload.userId);
             break;
           default:

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
-import type { Transact } from '../../events/transactions';
+import type { EventRecorder, Transact } from '../../events/transactions';
 import { notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';
@@ -56,22 +56,35 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
   };
 
   /**
-   * Ends these sessions of the member (all of them when `sessionIds` is null), except
-   * `exceptId`; answers those it ended.
+   * In the caller's transaction: ends these sessions of the member (all of them when `sessionIds`
+   * is null), except `exceptId`, and records it; answers those it ended. The caller forgets them
+   * once it committed.
    */
+  async function revokeWithin(
+    trx: Kysely<Database>,
+    events: EventRecorder,
+    userId: string,
+    sessionIds: readonly string[] | null,
+    exceptId?: string,
+  ): Promise<string[]> {
+    if (sessionIds?.length === 0) return [];
+    const ids = await repo.revokeSessions(trx, userId, { ids: sessionIds, exceptId }, Date.now());
+    if (ids.length > 0) {
+      events.record({ type: 'sessions.revoked', payload: { userId, sessionIds: ids } });
+    }
+    return ids;
+  }
+
+  /** revokeWithin, in a transaction of its own. */
   async function revoke(
     userId: string,
     sessionIds: readonly string[] | null,
     exceptId?: string,
   ): Promise<string[]> {
     if (sessionIds?.length === 0) return [];
-    const revoked = await transact(async (trx, events) => {
-      const ids = await repo.revokeSessions(trx, userId, { ids: sessionIds, exceptId }, Date.now());
-      if (ids.length > 0) {
-        events.record({ type: 'sessions.revoked', payload: { userId, sessionIds: ids } });
-      }
-      return ids;
-    });
+    const revoked = await transact((trx, events) =>
+      revokeWithin(trx, events, userId, sessionIds, exceptId),
+    );
     forget(revoked);
     return revoked;
   }
@@ -114,6 +127,7 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
     },
 
     revoke,
+    revokeWithin,
 
     /** Ends one of the viewer's sessions (a device they no longer use); 404 if it is not theirs. */
     async revokeOne(viewer: Viewer, sessionId: string): Promise<void> {

@@ -274,6 +274,12 @@ export function createTimelinesService({
           case 'post.created':
             rankings.delete(event.payload.authorId);
             break;
+          case 'member.deleted':
+            // Their timeline went with them; others' orders may hold their posts (kept a few
+            // seconds anyway: dropped rather than searched).
+            touched.delete(event.payload.userId);
+            rankings.clear();
+            break;
           default:
             break;
         }

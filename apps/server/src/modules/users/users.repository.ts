@@ -11,14 +11,6 @@ export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Who a verified token speaks for, if that member still exists: the check every request makes. */
-export function findViewerById(
-  db: Db,
-  id: string,
-): Promise<{ id: string; username: string } | undefined> {
-  return db.selectFrom('users').select(['id', 'username']).where('id', '=', id).executeTakeFirst();
-}
-
 /** Usernames are matched regardless of case, as the unique index on lower(username) does. */
 const idByLowerUsername = compiledQuery((db: Db, lowerUsername: string) =>
   db
@@ -205,6 +197,25 @@ export async function updateProfile(
   },
 ): Promise<void> {
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/**
+ * Replaces the member's password hash if it still is `expected`; false when it changed meanwhile
+ * (two changes racing: the first wins, the second's current password is no longer right).
+ */
+export async function replacePasswordHash(
+  db: Db,
+  id: string,
+  expected: string,
+  hash: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: hash })
+    .where('id', '=', id)
+    .where('password_hash', '=', expected)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** true when the follow is new. */

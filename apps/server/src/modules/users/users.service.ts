@@ -129,14 +129,14 @@ export function createUsersService({
     namedMembers: async (trx: Db, lowerNames: readonly string[]) =>
       lowerNames.length === 0 ? [] : repo.findMembersByLowerNames(trx, lowerNames),
 
-    /** Who a verified token speaks for, if that member still exists. */
-    viewerById: (id: string): Promise<Viewer | undefined> => repo.findViewerById(db, id),
-
     /** The member's own record, with what only they may read (sign-in, /auth/me). */
     recordById: (id: string): Promise<UserRow | undefined> => repo.findUserById(db, id),
     recordByUsername: (username: string): Promise<UserRow | undefined> =>
       repo.findUserByUsername(db, username),
     register: (user: NewUser): Promise<UserRow> => repo.insertUser(db, user),
+    /** In the caller's transaction; false when the hash is no longer `expected`. */
+    replacePasswordHash: (trx: Db, id: string, expected: string, hash: string) =>
+      repo.replacePasswordHash(trx, id, expected, hash),
 
     async stubById(id: string): Promise<UserStub | undefined> {
       const row = await repo.findUserStub(db, id);

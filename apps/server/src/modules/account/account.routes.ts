@@ -1,0 +1,71 @@
+import {
+  AccountErrors,
+  EXPORTS_PER_HOUR,
+  accountDeleteBodySchema,
+  passwordChangeBodySchema,
+} from '@perch/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clearSessionCookie } from '../../auth/auth.plugin';
+import { viewerOf } from '../../auth/viewer';
+import { AppError } from '../../lib/errors';
+
+/** After authentication, so that each member has an allowance of their own. */
+const perMember = {
+  hook: 'preHandler' as const,
+  keyGenerator: (request: FastifyRequest) =>
+    request.viewer ? `member:${request.viewer.id}` : request.ip,
+};
+
+/** The member's own account: POST /auth/password, DELETE /users/me, GET /users/me/export. */
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { account, exports } = app.services;
+  // Both take the password: guessing it with a stolen token should be as slow as logging in.
+  const perMinute = app.config.authRateLimitPerMinute;
+  const passwordLimit =
+    perMinute > 0 ? { max: perMinute, timeWindow: '1 minute', ...perMember } : false;
+  const exportLimit = {
+    max: EXPORTS_PER_HOUR,
+    timeWindow: '1 hour',
+    ...perMember,
+    errorResponseBuilder: () => new AppError(429, AccountErrors.exportTooOften),
+  };
+
+  app.post(
+    '/auth/password',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: passwordLimit },
+      schema: { body: passwordChangeBodySchema },
+    },
+    async (req, reply) => {
+      await account.changePassword(viewerOf(req), req.body);
+      return reply.status(204).send();
+    },
+  );
+  app.delete(
+    '/users/me',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: passwordLimit },
+      schema: { body: accountDeleteBodySchema },
+    },
+    async (req, reply) => {
+      await account.deleteAccount(viewerOf(req), req.body);
+      clearSessionCookie(reply);
+      return reply.status(204).send();
+    },
+  );
+  app.get(
+    '/users/me/export',
+    // A HEAD would run the whole export to throw it away.
+    { preHandler: app.authenticate, config: { rateLimit: exportLimit }, exposeHeadRoute: false },
+    async (req, reply) => {
+      const { fileName, stream } = await exports.open(viewerOf(req));
+      return reply
+        .header('content-type', 'application/zip')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .send(stream);
+    },
+  );
+};

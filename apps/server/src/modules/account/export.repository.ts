@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+/*
+ * A member's data a page at a time, for their export: each query reads `limit` rows after the
+ * previous page's last key (keyset pagination on an index that starts with the member), so an
+ * export of any size holds one page in memory and costs the same per page to its end.
+ */
+
+/** Where a page sorted by time and id starts: after this (time, id), or from the start. */
+export type TimeKey = readonly [number, string] | null;
+
+export function postsPage(db: Db, userId: string, after: TimeKey, limit: number) {
+  let query = db
+    .selectFrom('posts')
+    .select([
+      'id',
+      'content',
+      'media_url',
+      'like_count',
+      'comment_count',
+      'created_at',
+      'updated_at',
+    ])
+    .where('user_id', '=', userId);
+  if (after) {
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(...after)));
+  }
+  return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+}
+
+export function commentsPage(db: Db, userId: string, after: TimeKey, limit: number) {
+  let query = db
+    .selectFrom('comments')
+    .select(['id', 'post_id', 'text', 'upvote_count', 'downvote_count', 'created_at', 'updated_at'])
+    .where('user_id', '=', userId);
+  if (after) {
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(...after)));
+  }
+  return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+}
+
+/** The member's likes in post id order (likes_user_post_idx; post ids grow with time). */
+export function likesPage(db: Db, userId: string, afterPostId: string | null, limit: number) {
+  let query = db
+    .selectFrom('likes')
+    .select(['post_id', 'created_at'])
+    .where('user_id', '=', userId);
+  if (afterPostId !== null) query = query.where('post_id', '>', afterPostId);
+  return query.orderBy('post_id').limit(limit).execute();
+}
+
+export function bookmarksPage(db: Db, userId: string, after: TimeKey, limit: number) {
+  let query = db
+    .selectFrom('bookmarks')
+    .select(['post_id', 'created_at'])
+    .where('user_id', '=', userId);
+  if (after) {
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'post_id'), '>', eb.tuple(...after)));
+  }
+  return query.orderBy('created_at').orderBy('post_id').limit(limit).execute();
+}
+
+/** The members the member follows, in id order (the follows key). */
+export function followingPage(db: Db, userId: string, afterId: string | null, limit: number) {
+  let query = db
+    .selectFrom('follows as f')
+    .innerJoin('users as u', 'u.id', 'f.followee_id')
+    .select(['f.followee_id as id', 'u.username', 'f.created_at'])
+    .where('f.follower_id', '=', userId);
+  if (afterId !== null) query = query.where('f.followee_id', '>', afterId);
+  return query.orderBy('f.followee_id').limit(limit).execute();
+}
+
+/** The members who follow the member, in id order (follows_followee_idx). */
+export function followersPage(db: Db, userId: string, afterId: string | null, limit: number) {
+  let query = db
+    .selectFrom('follows as f')
+    .innerJoin('users as u', 'u.id', 'f.follower_id')
+    .select(['f.follower_id as id', 'u.username', 'f.created_at'])
+    .where('f.followee_id', '=', userId);
+  if (afterId !== null) query = query.where('f.follower_id', '>', afterId);
+  return query.orderBy('f.follower_id').limit(limit).execute();
+}
+
+/** The notifications the member received, oldest first. */
+export function notificationsPage(db: Db, userId: string, after: TimeKey, limit: number) {
+  let query = db
+    .selectFrom('notifications as n')
+    .innerJoin('users as a', 'a.id', 'n.actor_id')
+    .select([
+      'n.id',
+      'n.kind',
+      'n.actor_id',
+      'a.username as actor_username',
+      'n.post_id',
+      'n.comment_id',
+      'n.created_at',
+      'n.read_at',
+    ])
+    .where('n.recipient_id', '=', userId);
+  if (after) {
+    query = query.where((eb) => eb(eb.refTuple('n.created_at', 'n.id'), '>', eb.tuple(...after)));
+  }
+  return query.orderBy('n.created_at').orderBy('n.id').limit(limit).execute();
+}
+
+/** The distinct images of the member's posts, in URL order. */
+export async function postImagesPage(
+  db: Db,
+  userId: string,
+  afterUrl: string | null,
+  limit: number,
+): Promise<string[]> {
+  let query = db
+    .selectFrom('posts')
+    .select('media_url')
+    .distinct()
+    .where('user_id', '=', userId)
+    .where('media_url', 'is not', null);
+  if (afterUrl !== null) query = query.where('media_url', '>', afterUrl);
+  const rows = await query.orderBy('media_url').limit(limit).execute();
+  return rows.flatMap((row) => (row.media_url === null ? [] : [row.media_url]));
+}
