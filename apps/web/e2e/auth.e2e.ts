@@ -143,7 +143,7 @@ describe.skipIf(executable === null)('guest login', () => {
     await browser.close();
   });
 
-  it('fills the guest credentials, lands home, and logs out from the bottom bar', async () => {
+  it('fills the guest credentials, lands home, and logs out from the bottom bar menu', async () => {
     const { context, page } = await openPage(browser, baseURL, MOBILE);
     try {
       await visit(page, '/login');
@@ -153,6 +153,7 @@ describe.skipIf(executable === null)('guest login', () => {
       await visible(toast(page, /^Welcome back, .+!$/));
       await visible(page.getByRole('heading', { level: 1, name: 'Home', exact: true }));
 
+      await page.getByRole('button', { name: 'Account menu', exact: true }).click();
       await page.getByRole('button', { name: 'Log out', exact: true }).click();
       await visible(toast(page, 'Logged out successfully!'));
       await atPath(page, '/login');

@@ -12,6 +12,7 @@ import { NotificationsPage } from '../features/notifications/NotificationsPage';
 import { PostPage } from '../features/posts/PostPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { SearchPage } from '../features/search/SearchPage';
+import { SettingsPage } from '../features/settings/SettingsPage';
 import { TagPage } from '../features/tags/TagPage';
 import { RouteErrorPage } from './RouteErrorPage';
 
@@ -51,6 +52,7 @@ export const routes: RouteObject[] = [
               { path: '/post/:postId', element: <PostPage /> },
               { path: '/search', element: <SearchPage /> },
               { path: '/tags/:tag', element: <TagPage /> },
+              { path: '/settings', element: <SettingsPage /> },
             ],
           },
         ],

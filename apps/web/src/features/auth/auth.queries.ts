@@ -67,19 +67,35 @@ export function useSignupMutation() {
 }
 
 /**
+ * Forgets the session and every cached server answer on this device, says `message` in a toast
+ * and returns to the login screen. The server is not told: for a session it already ended
+ * (account deleted); {@link useLogout} ends it on the server too.
+ */
+export function useEndLocalSession(): (message: string) => void {
+  const store = useSessionStore();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(
+    (message: string) => {
+      store.clear();
+      queryClient.clear();
+      toast.success(message);
+      void navigate('/login', { replace: true });
+    },
+    [store, queryClient, navigate],
+  );
+}
+
+/**
  * Forgets the session and every cached server answer, then returns to the login screen. The
  * server is told too (it clears the session cookie), without waiting for its answer.
  */
 export function useLogout(): () => void {
   const store = useSessionStore();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const endLocalSession = useEndLocalSession();
   return useCallback(() => {
     const token = store.getSnapshot().session?.token;
     if (token !== undefined) void endServerSession(token).catch(() => undefined);
-    store.clear();
-    queryClient.clear();
-    toast.success(authMessages.logout);
-    void navigate('/login', { replace: true });
-  }, [store, queryClient, navigate]);
+    endLocalSession(authMessages.logout);
+  }, [store, endLocalSession]);
 }

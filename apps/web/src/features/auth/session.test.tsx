@@ -220,6 +220,7 @@ describe('signed-in layout', () => {
     const { user, router } = renderApp('/');
 
     const bar = await screen.findByRole('navigation', { name: 'Quick navigation' });
+    await user.click(within(bar).getByRole('button', { name: 'Account menu' }));
     await user.click(within(bar).getByRole('button', { name: 'Log out' }));
 
     expect(await screen.findByText('Logged out successfully!')).toBeInTheDocument();
@@ -260,8 +261,8 @@ describe('signed-in layout', () => {
         'Bookmarks',
         'Explore',
         'Home',
+        'Account menu',
         'Liked posts',
-        'Log out',
         'New post',
         'Notifications',
         'Profile',

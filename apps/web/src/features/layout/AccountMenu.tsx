@@ -1,39 +1,58 @@
 import type { User } from '@perch/contract';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar';
 import { IconButton } from '../../components/IconButton';
-import { LogoutIcon, MoreIcon } from '../../components/icons';
+import { LogoutIcon, MoreIcon, SettingsIcon } from '../../components/icons';
 import { useLogout } from '../auth/auth.queries';
-import { profilePath } from './navigation';
+import { profilePath, SETTINGS_PATH } from './navigation';
+import { useMenuDismiss } from './useMenuDismiss';
 
-/** The signed-in member at the foot of the sidebar, with a toggled menu holding 'Log out'. */
+interface AccountMenuItemsProps {
+  id: string;
+  className: string;
+  onClose: () => void;
+}
+
+/** The items of an open account menu: Settings, then Log out. */
+export function AccountMenuItems({ id, className, onClose }: AccountMenuItemsProps) {
+  const logout = useLogout();
+  return (
+    <div id={id} className={className}>
+      <Link
+        to={SETTINGS_PATH}
+        className="account__menu-item account__menu-item--plain"
+        onClick={onClose}
+      >
+        <SettingsIcon size={18} />
+        Settings
+      </Link>
+      <button
+        type="button"
+        className="account__menu-item"
+        onClick={() => {
+          onClose();
+          logout();
+        }}
+      >
+        <LogoutIcon size={18} />
+        Log out
+      </button>
+    </div>
+  );
+}
+
+/** The signed-in member at the foot of the sidebar, with a toggled menu: Settings, Log out. */
 export function AccountMenu({ user }: { user: User }) {
   const [open, setOpen] = useState(false);
   const containerRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
-  const logout = useLogout();
+  const close = useCallback(() => {
+    setOpen(false);
+  }, []);
+  useMenuDismiss(open, close, containerRef, toggleRef);
   const fullName = `${user.firstName} ${user.lastName}`;
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (event.target instanceof Node && containerRef.current?.contains(event.target)) return;
-      setOpen(false);
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggleRef.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [open]);
 
   return (
     <div className="account" ref={containerRef}>
@@ -55,21 +74,7 @@ export function AccountMenu({ user }: { user: User }) {
       >
         <MoreIcon size={20} />
       </IconButton>
-      {open && (
-        <div id={menuId} className="account__menu">
-          <button
-            type="button"
-            className="account__menu-item"
-            onClick={() => {
-              setOpen(false);
-              logout();
-            }}
-          >
-            <LogoutIcon size={18} />
-            Log out
-          </button>
-        </div>
-      )}
+      {open && <AccountMenuItems id={menuId} className="account__menu" onClose={close} />}
     </div>
   );
 }

@@ -1,10 +1,12 @@
-import { NavLink } from 'react-router-dom';
-import { LogoutIcon, NewPostIcon } from '../../components/icons';
-import { useLogout } from '../auth/auth.queries';
+import { useCallback, useId, useRef, useState } from 'react';
+import { NavLink, useMatch } from 'react-router-dom';
+import { MoreIcon, NewPostIcon } from '../../components/icons';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { UnreadBadge, unreadLabel } from '../notifications/UnreadBadge';
 import { useUnreadCount } from '../notifications/notifications.queries';
-import { primaryNavItems, type NavItem } from './navigation';
+import { AccountMenuItems } from './AccountMenu';
+import { primaryNavItems, SETTINGS_PATH, type NavItem } from './navigation';
+import { useMenuDismiss } from './useMenuDismiss';
 
 interface BottomBarProps {
   onCreatePost: () => void;
@@ -30,15 +32,49 @@ function BottomLink({ item, unread }: { item: NavItem; unread: number }) {
   );
 }
 
+/** The last item: a menu opening upwards with Settings and Log out. */
+function BottomAccountMenu() {
+  const [open, setOpen] = useState(false);
+  const containerRef = useRef<HTMLLIElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  // Marked like an active link on the page it leads to.
+  const onSettings = useMatch(SETTINGS_PATH) !== null;
+  const close = useCallback(() => {
+    setOpen(false);
+  }, []);
+  useMenuDismiss(open, close, containerRef, toggleRef);
+
+  return (
+    <li className="bottom-bar__account" ref={containerRef}>
+      <button
+        ref={toggleRef}
+        type="button"
+        className={`icon-btn bottom-bar__item${onSettings ? ' active' : ''}`}
+        aria-label="Account menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => {
+          setOpen((value) => !value);
+        }}
+      >
+        <MoreIcon size={24} />
+      </button>
+      {open && (
+        <AccountMenuItems id={menuId} className="account__menu bottom-bar__menu" onClose={close} />
+      )}
+    </li>
+  );
+}
+
 /** Icon navigation fixed to the bottom of small screens. */
 export function BottomBar({ onCreatePost }: BottomBarProps) {
   const { user } = useRequiredSession();
-  const logout = useLogout();
   const unread = useUnreadCount();
   const items = primaryNavItems(user.username);
   // New post sits in the middle: four items on each side.
   const before = items.slice(0, 4); // home, explore, search, notifications
-  const after = items.slice(4); // bookmarks, liked posts, profile (then log out)
+  const after = items.slice(4); // bookmarks, liked posts, profile (then the account menu)
 
   return (
     <nav className="bottom-bar" aria-label="Quick navigation">
@@ -59,16 +95,7 @@ export function BottomBar({ onCreatePost }: BottomBarProps) {
         {after.map((item) => (
           <BottomLink key={item.to} item={item} unread={unread} />
         ))}
-        <li>
-          <button
-            type="button"
-            className="icon-btn bottom-bar__item"
-            aria-label="Log out"
-            onClick={logout}
-          >
-            <LogoutIcon size={24} />
-          </button>
-        </li>
+        <BottomAccountMenu />
       </ul>
     </nav>
   );

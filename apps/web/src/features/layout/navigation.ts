@@ -38,6 +38,8 @@ export function tagPath(tag: string): string {
 
 export const SEARCH_PATH = '/search';
 
+export const SETTINGS_PATH = '/settings';
+
 /** The search page for `q` (the Posts tab unless another is named). */
 export function searchPath(q: string, tab?: 'posts' | 'members' | 'tags'): string {
   const params = new URLSearchParams();

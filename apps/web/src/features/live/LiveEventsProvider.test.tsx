@@ -47,6 +47,7 @@ describe('live events', () => {
     expect(stream.url).toBe('/api/events');
 
     const bar = screen.getByRole('navigation', { name: 'Quick navigation' });
+    await user.click(within(bar).getByRole('button', { name: 'Account menu' }));
     await user.click(within(bar).getByRole('button', { name: 'Log out' }));
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/login');

@@ -25,6 +25,7 @@ export const liveEventSchemas = {
   'bookmark.added': events['bookmark.added'],
   'bookmark.removed': events['bookmark.removed'],
   'profile.edited': events['profile.edited'].pick({ userId: true }),
+  'member.deleted': events['member.deleted'].pick({ userId: true }),
   'notifications.changed': events['notifications.changed'],
   'sessions.revoked': events['sessions.revoked'],
 } satisfies Record<DomainEventType, unknown>;

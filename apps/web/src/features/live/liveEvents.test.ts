@@ -355,6 +355,16 @@ describe('bookmarks, profiles and notifications', () => {
     expect(isStale(userKeys.profile('bo'))).toBe(false);
   });
 
+  it('reads everything shown again when a member deletes their account', () => {
+    seedList({ kind: 'home' }, [makePost()]);
+    queryClient.setQueryData(userKeys.profile('grace_h'), makeUser({ _id: 'u-grace' }));
+
+    apply({ type: 'member.deleted', payload: { userId: 'u-grace' } });
+
+    expect(isStale(postKeys.list({ kind: 'home' }, 'latest'))).toBe(true);
+    expect(isStale(userKeys.profile('grace_h'))).toBe(true);
+  });
+
   it('sets the unread count', () => {
     apply({ type: 'notifications.changed', payload: { userId: viewer._id, unreadCount: 4 } });
     expect(queryClient.getQueryData(notificationKeys.unread)).toEqual({ unreadCount: 4 });

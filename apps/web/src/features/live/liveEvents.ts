@@ -314,6 +314,11 @@ export function applyLiveEvent(context: LiveContext, event: LiveEvent): void {
     case 'members.mentioned':
       // The mentioned member's notification arrives with its own 'notifications.changed'.
       return;
+    case 'member.deleted':
+      // The member and everything of theirs are gone, which changes lists and counts anywhere:
+      // what is shown is read again (for the viewer's own account, that answers 401).
+      resyncEverything(context);
+      return;
     case 'sessions.revoked':
       // Nothing to update: the server then closes the stream of a revoked session, and its
       // token's next call answers 401, which signs the app out.

@@ -1,0 +1,133 @@
+import { AccountErrors, accountDeleteBodySchema } from '@perch/contract';
+import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { Button } from '../../components/Button';
+import { Modal } from '../../components/Modal';
+import { TextField } from '../../components/TextField';
+import { isApiError } from '../../lib/api';
+import { useRequiredSession } from '../auth/SessionProvider';
+import { useDeleteAccount } from './settings.queries';
+
+interface Errors {
+  password?: string;
+  username?: string;
+  form?: string;
+}
+
+/** Whether `typed` names the member (any case, spaces around ignored), as the server checks. */
+export function usernameMatches(typed: string, username: string): boolean {
+  return typed.trim().toLowerCase() === username.toLowerCase();
+}
+
+/**
+ * Asks for the password and the username typed out before deleting the account; Delete stays
+ * disabled until the username matches. On success the app signs out (see useDeleteAccount).
+ */
+export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
+  const { user } = useRequiredSession();
+  const formId = useId();
+  const [password, setPassword] = useState('');
+  const [typed, setTyped] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const mutation = useDeleteAccount();
+  const matches = usernameMatches(typed, user.username);
+
+  const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (mutation.isPending || !matches) return;
+    const parsed = accountDeleteBodySchema.safeParse({ password, username: typed.trim() });
+    if (!parsed.success) {
+      setErrors({ password: parsed.error.issues[0]?.message });
+      passwordRef.current?.focus();
+      return;
+    }
+    setErrors({});
+    mutation.mutate(parsed.data, {
+      onError: (error) => {
+        const message = error.message;
+        if (isApiError(error) && message === AccountErrors.wrongPassword) {
+          setErrors({ password: message });
+          passwordRef.current?.focus();
+        } else if (isApiError(error) && message === AccountErrors.wrongUsername) {
+          setErrors({ username: message });
+          usernameRef.current?.focus();
+        } else {
+          setErrors({ form: message });
+        }
+      },
+    });
+  };
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title="Delete account"
+      size="sm"
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            form={formId}
+            variant="danger"
+            disabled={!matches}
+            loading={mutation.isPending}
+          >
+            Delete
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className="settings-form" onSubmit={handleSubmit} noValidate>
+        <p className="settings-warning">
+          This permanently deletes your account, your posts, comments, likes and bookmarks. It
+          cannot be undone.
+        </p>
+        <TextField
+          ref={passwordRef}
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          aria-required="true"
+          data-autofocus
+          value={password}
+          error={errors.password}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            setErrors((current) => ({ ...current, password: undefined, form: undefined }));
+          }}
+        />
+        <TextField
+          ref={usernameRef}
+          label={
+            <>
+              Type your username <strong>{user.username}</strong> to confirm
+            </>
+          }
+          name="confirm-username"
+          autoComplete="off"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          aria-required="true"
+          value={typed}
+          error={errors.username}
+          onChange={(event) => {
+            setTyped(event.target.value);
+            setErrors((current) => ({ ...current, username: undefined, form: undefined }));
+          }}
+        />
+        {errors.form !== undefined && (
+          <p className="settings-form__error" role="alert">
+            {errors.form}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}

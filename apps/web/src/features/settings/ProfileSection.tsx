@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Avatar } from '../../components/Avatar';
+import { Button, buttonClassName } from '../../components/Button';
+import { PenIcon } from '../../components/icons';
+import { useRequiredSession } from '../auth/SessionProvider';
+import { profilePath } from '../layout/navigation';
+import { EditProfileModal } from '../profile/EditProfileModal';
+import { SettingsSection } from './SettingsSection';
+import '../profile/profile.css';
+
+/** Who the member is, with Edit Profile (the profile page's own dialog) and a link to the page. */
+export function ProfileSection() {
+  const { user } = useRequiredSession();
+  const [editing, setEditing] = useState(false);
+
+  return (
+    <SettingsSection title="Profile" description="Your name, bio and avatar as others see them.">
+      <div className="settings-profile">
+        <Avatar src={user.avatarURL} size="lg" />
+        <div className="settings-profile__names">
+          <span className="settings-profile__name">
+            {user.firstName} {user.lastName}
+          </span>
+          <span className="settings-profile__username">@{user.username}</span>
+        </div>
+      </div>
+      <div className="settings-actions">
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setEditing(true);
+          }}
+        >
+          <PenIcon size={18} />
+          Edit profile
+        </Button>
+        <Link to={profilePath(user.username)} className={buttonClassName({ variant: 'ghost' })}>
+          View profile
+        </Link>
+      </div>
+      {editing && (
+        <EditProfileModal
+          user={user}
+          onClose={() => {
+            setEditing(false);
+          }}
+        />
+      )}
+    </SettingsSection>
+  );
+}

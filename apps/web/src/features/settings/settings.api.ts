@@ -1,0 +1,46 @@
+import {
+  sessionListSchema,
+  type AccountDeleteBody,
+  type PasswordChangeBody,
+  type SessionList,
+} from '@perch/contract';
+import { apiRequest } from '../../lib/api';
+import { downloadFile, type DownloadedFile } from '../../lib/download';
+
+export const EXPORT_PATH = '/api/users/me/export';
+
+/** The member's signed-in devices, most recently used first. */
+export function fetchSessions(token: string, signal?: AbortSignal): Promise<SessionList> {
+  return apiRequest('/api/auth/sessions', { token, signal, schema: sessionListSchema });
+}
+
+/** Ends one of the member's sessions (another device). Answers 204. */
+export async function revokeSession(sessionId: string, token: string): Promise<void> {
+  await apiRequest(`/api/auth/sessions/${encodeURIComponent(sessionId)}`, {
+    method: 'DELETE',
+    token,
+  });
+}
+
+/** Ends every session of the member but this one. Answers 204. */
+export async function logoutOtherSessions(token: string): Promise<void> {
+  await apiRequest('/api/auth/logout-others', { method: 'POST', token });
+}
+
+/** Changes the password; the server ends every other session. Answers 204. */
+export async function changePassword(body: PasswordChangeBody, token: string): Promise<void> {
+  await apiRequest('/api/auth/password', { method: 'POST', body, token });
+}
+
+/** Deletes the member's account for good; the server clears the session cookie. Answers 204. */
+export async function deleteAccount(body: AccountDeleteBody, token: string): Promise<void> {
+  await apiRequest('/api/users/me', { method: 'DELETE', body, token });
+}
+
+/** The member's data as a zip file. */
+export function downloadExport(
+  token: string,
+  onProgress?: (fraction: number) => void,
+): Promise<DownloadedFile> {
+  return downloadFile(EXPORT_PATH, { token, onProgress });
+}
