@@ -10,6 +10,8 @@ export const AccountErrors = {
   wrongPassword: 'Your current password is not correct.',
   samePassword: 'Your new password must differ from the current one.',
   wrongUsername: 'Type your username exactly to confirm.',
+  sharedGuest:
+    'The guest account is shared: its password cannot be changed and it cannot be deleted.',
   exportTooOften: 'You can download your data 3 times an hour. Please try again later.',
 } as const;
 

@@ -1,9 +1,14 @@
-import { AccountErrors, ErrorMessages, PASSWORD_MISMATCH } from '@perch/contract';
+import {
+  AccountErrors,
+  ErrorMessages,
+  GUEST_CREDENTIALS,
+  PASSWORD_MISMATCH,
+} from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type Member } from '../factories';
 import { createTestApp, type TestApp } from '../helpers';
 import { expectError } from '../social/social-helpers';
-import { changePassword, login, me } from './account-helpers';
+import { changePassword, deleteOwnAccount, login, me } from './account-helpers';
 
 const NEW_PASSWORD = 'a brand new secret';
 
@@ -74,6 +79,25 @@ describe('POST /api/auth/password', () => {
     expect(await storedHash(member)).toBe(before);
     expect((await login(t.app, member.user.username, member.password)).statusCode).toBe(200);
     expect((await me(t.app, member.token)).statusCode).toBe(200);
+  });
+
+  it('keeps the shared guest account as it is, its password and the account itself', async () => {
+    const guest = await createMember(t.app, {
+      username: GUEST_CREDENTIALS.username,
+      password: GUEST_CREDENTIALS.password,
+      confirmPassword: GUEST_CREDENTIALS.password,
+    });
+    expectError(await change(guest), 403, AccountErrors.sharedGuest);
+    expectError(await deleteOwnAccount(t.app, guest), 403, AccountErrors.sharedGuest);
+    // A wrong password is told as such first: the refusal tells nothing to a stranger.
+    expectError(
+      await change(guest, { currentPassword: 'not the password' }),
+      400,
+      AccountErrors.wrongPassword,
+    );
+    expect((await login(t.app, guest.user.username, GUEST_CREDENTIALS.password)).statusCode).toBe(
+      200,
+    );
   });
 
   it('stores the new password and ends every other session, keeping this one', async () => {

@@ -1,11 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AccountErrors, type AccountDeleteBody, type PasswordChangeBody } from '@perch/contract';
+import {
+  AccountErrors,
+  GUEST_CREDENTIALS,
+  type AccountDeleteBody,
+  type PasswordChangeBody,
+} from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../../auth/viewer';
 import { isLockConflict } from '../../db/dialect';
 import type { Database, UserRow } from '../../db/schema';
 import type { EventRecorder, Transact } from '../../events/transactions';
-import { badRequest, unauthorized } from '../../lib/errors';
+import { badRequest, forbidden, unauthorized } from '../../lib/errors';
 import { SCRYPT_PREFIX, hashPassword, verifyPassword } from '../../lib/password';
 import type { PasswordHasher } from '../auth/auth.service';
 import type { EntitiesService } from '../discovery/entities.service';
@@ -65,6 +70,8 @@ export function createAccountService({
       row.password_hash.startsWith(SCRYPT_PREFIX) &&
       (await passwords.verify(password, row.password_hash));
     if (!matches) throw badRequest(AccountErrors.wrongPassword);
+    // Everyone signs in as the guest with the published password: no one may take it away.
+    if (row.username === GUEST_CREDENTIALS.username) throw forbidden(AccountErrors.sharedGuest);
     return row;
   }
 
