@@ -1,10 +1,70 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const apiPort = process.env.PORT ?? '3000';
 
+/** Images the media cache keeps (least recently used go first) and for how long. */
+const MEDIA_CACHE_ENTRIES = 300;
+const MEDIA_CACHE_SECONDS = 30 * 24 * 60 * 60;
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // A new version waits until the member chooses to reload (features/pwa): never a silent swap
+      // in the middle of writing a post.
+      registerType: 'prompt',
+      // Registered by the app itself after the first render (src/main.tsx), not by a script tag.
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+      manifest: {
+        name: 'Perch',
+        short_name: 'Perch',
+        description: 'Share short posts and follow the people you care about.',
+        id: '/',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#f5f6fb',
+        theme_color: '#4f46e5',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          {
+            src: '/icons/maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        cleanupOutdatedCaches: true,
+        // Every page of the app is the app shell; the API and media are never pages.
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/media\//],
+        // API answers are left to the network (no route matches them), so nothing stale is ever
+        // shown as fresh. Media names never change meaning: kept, bounded, from the cache first.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/media/'),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'perch-media',
+              expiration: {
+                maxEntries: MEDIA_CACHE_ENTRIES,
+                maxAgeSeconds: MEDIA_CACHE_SECONDS,
+                purgeOnQuotaError: true,
+              },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
+      },
+    }),
+  ],
   server: {
     proxy: {
       '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false },

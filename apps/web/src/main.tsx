@@ -12,3 +12,15 @@ createRoot(container).render(
     <App />
   </StrictMode>,
 );
+
+// The service worker and its update prompt load after the first render, outside the initial
+// JavaScript; development servers run without one.
+if (import.meta.env.PROD) {
+  const register = () => {
+    void import('./features/pwa/registerServiceWorker').then((module) => {
+      module.registerServiceWorker();
+    });
+  };
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}

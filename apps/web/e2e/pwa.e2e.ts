@@ -1,0 +1,121 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { reload, toast, visible, visit } from './support/app';
+import { CHROMIUM_ARGS, launchChromium, openPage } from './support/chromium';
+
+const executable = inject('browserExecutable');
+const baseURL = inject('baseURL');
+const builtServiceWorker = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/sw.js');
+
+/** Waits until a service worker controls the page (after the first visit's reload). */
+async function controlledBy(page: Page): Promise<string> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await reload(page);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  return page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');
+}
+
+describe.skipIf(executable === null)('installable, offline app', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium(executable ?? '');
+  });
+
+  afterAll(async () => {
+    await browser.close();
+  });
+
+  it('meets the install criteria: a manifest with icons and a service worker', async () => {
+    // Chromium never offers to install from an incognito profile, which every new context is.
+    const profile = await mkdtemp(join(tmpdir(), 'perch-install-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: executable ?? '',
+      headless: true,
+      args: CHROMIUM_ARGS,
+      baseURL,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    try {
+      await visit(page, '/login');
+      expect(await controlledBy(page)).toBe(`${baseURL}/sw.js`);
+      const devtools = await context.newCDPSession(page);
+      const manifest = (await devtools.send('Page.getAppManifest')) as {
+        url: string;
+        errors: unknown[];
+        data?: string;
+      };
+      expect(manifest.url).toBe(`${baseURL}/manifest.webmanifest`);
+      expect(manifest.errors).toEqual([]);
+      const parsed = JSON.parse(manifest.data ?? '{}') as { name?: string; display?: string };
+      expect(parsed).toMatchObject({ name: 'Perch', display: 'standalone' });
+      const installability = (await devtools.send('Page.getInstallabilityErrors')) as {
+        installabilityErrors: unknown[];
+      };
+      expect(installability.installabilityErrors).toEqual([]);
+      for (const size of ['192', '512']) {
+        const icon = await page.request.get(`/icons/icon-${size}.png`);
+        expect(icon.headers()['content-type']).toBe('image/png');
+      }
+    } finally {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    }
+  });
+
+  it('loads the app shell with no connection, while API calls still go to the network', async () => {
+    const { context, page } = await openPage(browser, baseURL);
+    try {
+      await visit(page, '/login');
+      await controlledBy(page);
+      await context.setOffline(true);
+      await page.goto('/signup');
+      await visible(page.getByRole('button', { name: 'Signup', exact: true }));
+      await page.goto('/login');
+      // No answer is made up from a cache: the guest login fails as it does with no server.
+      await page.getByRole('button', { name: 'Login as guest', exact: true }).click();
+      await visible(toast(page, 'Invalid username and password'));
+      expect(new URL(page.url()).pathname).toBe('/login');
+      await context.setOffline(false);
+      await page.getByRole('button', { name: 'Login as guest', exact: true }).click();
+      await page.waitForURL((url) => url.pathname === '/');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('offers a new build with a Reload prompt instead of swapping it in silently', async () => {
+    const original = await readFile(builtServiceWorker, 'utf8');
+    const { context, page } = await openPage(browser, baseURL);
+    try {
+      await visit(page, '/login');
+      const first = await controlledBy(page);
+      // A new build: the service worker's bytes change (as its precache list does in a real one).
+      await writeFile(builtServiceWorker, `${original}\n// build ${Date.now()}\n`);
+      await page.evaluate(() =>
+        navigator.serviceWorker.getRegistration().then((registration) => registration?.update()),
+      );
+      const prompt = await visible(toast(page, 'New version available'));
+      // Until the member chooses, the page keeps the version it loaded with.
+      expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(first);
+      const waiting = await page.evaluate(() =>
+        navigator.serviceWorker.getRegistration().then((registration) => registration?.waiting),
+      );
+      expect(waiting).not.toBeNull();
+      const reloaded = page.waitForEvent('load');
+      await prompt.getByRole('button', { name: 'Reload', exact: true }).click();
+      await reloaded;
+      await page.waitForFunction(() =>
+        navigator.serviceWorker.getRegistration().then((r) => r?.waiting === null),
+      );
+      await visible(page.getByRole('button', { name: 'Login', exact: true }));
+    } finally {
+      await writeFile(builtServiceWorker, original);
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import toast from 'react-hot-toast';
+import { registerSW } from 'virtual:pwa-register';
+import { UpdatePrompt } from './UpdatePrompt';
+
+/** How often an open app asks the server for a new build, besides each start and each focus. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+/**
+ * Registers the service worker that keeps the app shell offline (vite.config.ts). A new build
+ * waits until the member presses Reload in the prompt; until then every tab keeps the version it
+ * loaded with.
+ */
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator)) return;
+  const updateServiceWorker = registerSW({
+    onNeedRefresh() {
+      toast(
+        (shown) => (
+          <UpdatePrompt
+            onReload={() => updateServiceWorker(true)}
+            onDismiss={() => {
+              toast.dismiss(shown.id);
+            }}
+          />
+        ),
+        { id: 'app-update', duration: Infinity },
+      );
+    },
+    onRegisteredSW(_url, registration) {
+      if (!registration) return;
+      const check = () => {
+        if (navigator.onLine) void registration.update().catch(() => undefined);
+      };
+      setInterval(check, UPDATE_CHECK_MS);
+      document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState === 'visible') check();
+      });
+    },
+  });
+}
