@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { reload, toast, visible, visit } from './support/app';
+import { loginAsGuest, reload, toast, visible, visit } from './support/app';
 import { CHROMIUM_ARGS, launchChromium, openPage } from './support/chromium';
 
 const executable = inject('browserExecutable');
@@ -83,6 +83,34 @@ describe.skipIf(executable === null)('installable, offline app', () => {
       await context.setOffline(false);
       await page.getByRole('button', { name: 'Login as guest', exact: true }).click();
       await page.waitForURL((url) => url.pathname === '/');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps a half-written post through a reload, and forgets it once posted', async () => {
+    const { context, page } = await openPage(browser, baseURL);
+    try {
+      await loginAsGuest(page);
+      const composer = page.getByRole('region', { name: 'New post' });
+      const text = composer.getByRole('textbox', { name: 'Post text' });
+      const words = `A thought for later ${Date.now()}`;
+      await text.fill(words);
+      await visible(composer.getByRole('button', { name: 'Drafts (1)' }));
+      await reload(page);
+      await page.waitForFunction(
+        (expected) =>
+          document.querySelector<HTMLTextAreaElement>('[aria-label="New post"] textarea')?.value ===
+          expected,
+        words,
+      );
+      await composer.getByRole('button', { name: 'Post', exact: true }).click();
+      await visible(page.getByTestId('post-card').filter({ hasText: words }));
+      expect(await text.inputValue()).toBe('');
+      await reload(page);
+      await visible(page.getByTestId('post-card').filter({ hasText: words }));
+      expect(await text.inputValue()).toBe('');
+      expect(await composer.getByRole('button', { name: /^Drafts/ }).count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -1,7 +1,9 @@
 import type { Post } from '@perch/contract';
-import { useId, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Modal';
+import { useRequiredSession } from '../auth/SessionProvider';
+import { useDraft, type DraftContent } from '../drafts/useDraft';
 import { PostEditor, type EditorImage } from './PostEditor';
 import { useEditPost, type ImageChange } from './posts.queries';
 
@@ -12,7 +14,9 @@ interface EditPostModalProps {
 
 /**
  * The 'Edit Post' dialog: the text, the image (remove it, or pick another one, uploaded on
- * Save) and emojis; Cancel leaves the post as it was, Save stores it and closes.
+ * Save) and emojis; Cancel leaves the post as it was, Save stores it and closes. Changes are kept
+ * as a draft on this device until saved or cancelled: closing the dialog otherwise (Escape, ×, a
+ * reload) and opening it again brings them back.
  */
 export function EditPostModal({ post, onClose }: EditPostModalProps) {
   const formId = useId();
@@ -21,6 +25,30 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const edit = useEditPost();
+  const { user } = useRequiredSession();
+  const draft = useDraft({
+    memberId: user._id,
+    postId: post._id,
+    content: useMemo(
+      () => ({
+        text,
+        image: image.kind === 'replace' ? image.file : null,
+        removeImage: image.kind === 'remove',
+      }),
+      [text, image],
+    ),
+    restore: useCallback((kept: DraftContent) => {
+      setText(kept.text);
+      if (kept.image) setImage({ kind: 'replace', file: kept.image });
+      else setImage(kept.removeImage ? { kind: 'remove' } : { kind: 'keep' });
+    }, []),
+    isPristine: (content) =>
+      content.text === post.content && !content.image && !content.removeImage,
+  });
+  const cancel = () => {
+    void draft.clear();
+    onClose();
+  };
 
   let shown: EditorImage = null;
   if (image.kind === 'replace') shown = { kind: 'file', file: image.file };
@@ -36,7 +64,10 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
         onProgress: image.kind === 'replace' ? setProgress : undefined,
       },
       {
-        onSuccess: onClose,
+        onSuccess: () => {
+          void draft.clear();
+          onClose();
+        },
         onSettled: () => {
           setProgress(null);
         },
@@ -51,7 +82,7 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
       title="Edit Post"
       footer={
         <>
-          <Button variant="secondary" onClick={onClose}>
+          <Button variant="secondary" onClick={cancel}>
             Cancel
           </Button>
           <Button type="submit" form={formId} loading={edit.isPending}>

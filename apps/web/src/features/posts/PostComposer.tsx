@@ -1,11 +1,15 @@
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Avatar } from '../../components/Avatar';
 import { Button } from '../../components/Button';
 import { useRequiredSession } from '../auth/SessionProvider';
+import { DraftsMenu } from '../drafts/DraftsMenu';
+import { useDraft, type DraftContent } from '../drafts/useDraft';
 import { PostEditor } from './PostEditor';
 import { useCreatePost } from './posts.queries';
 
 export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
+
+const isEmptyPost = (content: DraftContent) => content.text.trim() === '' && !content.image;
 
 interface PostComposerProps {
   /** Called after the post was created (the dialog holding the box closes then). */
@@ -18,7 +22,8 @@ interface PostComposerProps {
 /**
  * The new-post box: text, an optional image (uploaded on Post, with a progress bar) and
  * emojis. The Post button looks disabled while the text is blank, yet still submits; the
- * server then refuses a post with neither text nor image and the failure toast says so.
+ * server then refuses a post with neither text nor image and the failure toast says so. What is
+ * typed is kept as a draft on this device until it is posted (features/drafts).
  */
 export function PostComposer({ onPosted, autoFocus = false, className }: PostComposerProps) {
   const { user } = useRequiredSession();
@@ -28,6 +33,16 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const [progress, setProgress] = useState<number | null>(null);
   const create = useCreatePost();
   const blank = text.trim() === '';
+  const draft = useDraft({
+    memberId: user._id,
+    postId: null,
+    content: useMemo(() => ({ text, image, removeImage: false }), [text, image]),
+    restore: useCallback((kept: DraftContent) => {
+      setText(kept.text);
+      setImage(kept.image);
+    }, []),
+    isPristine: isEmptyPost,
+  });
 
   const submit = () => {
     if (create.isPending) return;
@@ -38,6 +53,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
           setText('');
           setImage(null);
           setEmojiOpen(false);
+          void draft.clear();
           onPosted?.();
         },
         onSettled: () => {
@@ -70,15 +86,23 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
         autoFocus={autoFocus}
         leading={<Avatar src={user.avatarURL} size="md" className="post-composer__avatar" />}
         actions={
-          <Button
-            type="submit"
-            className={['post-composer__submit', blank && 'post-composer__submit--blank']
-              .filter(Boolean)
-              .join(' ')}
-            loading={create.isPending}
-          >
-            Post
-          </Button>
+          <>
+            <DraftsMenu
+              drafts={draft.drafts}
+              currentId={draft.currentId}
+              onOpen={(kept) => void draft.open(kept)}
+              onDiscard={(kept) => void draft.discard(kept)}
+            />
+            <Button
+              type="submit"
+              className={['post-composer__submit', blank && 'post-composer__submit--blank']
+                .filter(Boolean)
+                .join(' ')}
+              loading={create.isPending}
+            >
+              Post
+            </Button>
+          </>
         }
       />
     </section>
