@@ -116,6 +116,42 @@ describe.skipIf(executable === null)('installable, offline app', () => {
     }
   });
 
+  it('brings a deleted post back with Undo, and a page left within the window still deletes', async () => {
+    const { context, page } = await openPage(browser, baseURL);
+    try {
+      await loginAsGuest(page);
+      const words = `Maybe delete this ${Date.now()}`;
+      const composer = page.getByRole('region', { name: 'New post' });
+      await composer.getByRole('textbox', { name: 'Post text' }).fill(words);
+      await composer.getByRole('button', { name: 'Post', exact: true }).click();
+      const card = page.getByTestId('post-card').filter({ hasText: words });
+      await visible(card);
+
+      const remove = async () => {
+        await card.getByRole('button', { name: 'Post menu', exact: true }).click();
+        await page.getByRole('menuitem', { name: 'Delete', exact: true }).click();
+        await card.waitFor({ state: 'detached' });
+      };
+      await remove();
+      await toast(page, 'Post Deleted').getByRole('button', { name: 'Undo' }).click();
+      await visible(card);
+      await page.waitForTimeout(6000);
+      await reload(page);
+      await visible(card);
+
+      // Deleted, then the page reloads at once: the delete goes out as the page hides.
+      await remove();
+      await reload(page);
+      await visible(page.getByTestId('post-card').first());
+      expect(await card.count()).toBe(0);
+      const search = await page.request.get(`/api/posts?sort=latest&limit=50`);
+      const body = (await search.json()) as { posts: { content: string }[] };
+      expect(body.posts.map((post) => post.content)).not.toContain(words);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('offers a new build with a Reload prompt instead of swapping it in silently', async () => {
     const original = await readFile(builtServiceWorker, 'utf8');
     const { context, page } = await openPage(browser, baseURL);

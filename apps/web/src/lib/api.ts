@@ -18,6 +18,8 @@ export interface ApiRequestOptions<T> {
   headers?: Record<string, string>;
   /** Validates the success body. Without it the body is returned as is. */
   schema?: ResponseSchema<T>;
+  /** Lets the call finish after the page is gone (sent while the page hides). */
+  keepalive?: boolean;
 }
 
 /** Status used for failures that never produced an HTTP response (offline, DNS, refused, aborted). */
@@ -103,7 +105,7 @@ export async function apiRequest<T = unknown>(
   path: string,
   options: ApiRequestOptions<T> = {},
 ): Promise<T> {
-  const { method = 'GET', body, token, signal, schema } = options;
+  const { method = 'GET', body, token, signal, schema, keepalive } = options;
   const headers = new Headers(options.headers);
   headers.set('accept', 'application/json');
   // The app keeps its own lists and pages through them, so it asks for answers without the
@@ -119,6 +121,7 @@ export async function apiRequest<T = unknown>(
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
+      keepalive,
       credentials: 'same-origin',
     });
   } catch (cause) {

@@ -39,9 +39,9 @@ export function useDraft({ memberId, postId, content, restore, isPristine }: Use
   const loadedRef = useRef(false);
   const pendingRef = useRef<DraftContent | null>(null);
   const timerRef = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const latest = useRef({ restore, isPristine });
+  const latest = useRef({ restore, isPristine, content });
   useLayoutEffect(() => {
-    latest.current = { restore, isPristine };
+    latest.current = { restore, isPristine, content };
   });
 
   const setCurrent = (id: string | null) => {
@@ -91,19 +91,24 @@ export function useDraft({ memberId, postId, content, restore, isPristine }: Use
           ? (await listDrafts(memberId))[0]
           : await readDraft(editDraftId(memberId, postId));
       if (closed.signal.aborted) return;
+      loadedRef.current = true;
+      if (postId !== null) setCurrent(editDraftId(memberId, postId));
+      const typed = latest.current.content;
+      if (!latest.current.isPristine(typed)) {
+        // Typed before the drafts were read: that text wins, kept as a draft of its own.
+        await persist(typed);
+        return;
+      }
       if (kept) {
         setCurrent(kept.id);
         latest.current.restore(kept);
-      } else if (postId !== null) {
-        setCurrent(editDraftId(memberId, postId));
       }
-      loadedRef.current = true;
       await refreshList();
     })();
     return () => {
       closed.abort();
     };
-  }, [memberId, postId, refreshList]);
+  }, [memberId, postId, persist, refreshList]);
 
   // Typing: written once it settles, and at once when the editor closes or the page goes away.
   useEffect(() => {

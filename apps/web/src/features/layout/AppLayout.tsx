@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Outlet } from 'react-router-dom';
+import { usePendingDeletes } from '../posts/posts.queries';
 import { BottomBar } from './BottomBar';
 import { CreatePostModal } from './CreatePostModal';
 import { Header } from './Header';
@@ -10,6 +11,7 @@ import './layout.css';
 /** Shell of every signed-in page: header, left sidebar, content, right panel, bottom bar. */
 export function AppLayout() {
   const [composerOpen, setComposerOpen] = useState(false);
+  usePendingDeletes();
   const openComposer = () => {
     setComposerOpen(true);
   };

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
 import { json, makePost, me, mockFeeds, signInAsMe } from './posts.mocks';
+import { UNDO_WINDOW_MS } from './undoableDelete';
 
 function myPost(overrides: Partial<Post> = {}) {
   return makePost({
@@ -145,8 +146,14 @@ describe('Edit Post', () => {
 
     await user.click(within(card).getByRole('button', { name: 'Post menu' }));
     await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    // Gone at once; back when the server refuses once the Undo window has closed.
+    await waitFor(() => {
+      expect(screen.queryByText('Sticky')).toBeNull();
+    });
 
-    expect(await screen.findByText('Post can not be delete')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Post can not be delete', {}, { timeout: UNDO_WINDOW_MS + 3000 }),
+    ).toBeInTheDocument();
     expect(screen.getByText('Sticky')).toBeInTheDocument();
-  });
+  }, 15_000);
 });

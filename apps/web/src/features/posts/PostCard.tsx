@@ -80,13 +80,12 @@ function CardBody({
 
   return (
     <article
-      className={['post-card', remove.isPending && 'post-card--busy'].filter(Boolean).join(' ')}
+      className="post-card"
       data-testid="post-card"
       data-post-id={post._id}
       aria-labelledby={nameId}
       aria-posinset={position?.index}
       aria-setsize={position?.total}
-      aria-busy={remove.isPending || undefined}
     >
       <header className="post-card__header">
         <Link
@@ -127,7 +126,7 @@ function CardBody({
                 icon: <TrashIcon size={18} />,
                 danger: true,
                 onSelect: () => {
-                  if (!remove.isPending) remove.mutate(post._id);
+                  remove(post._id);
                 },
               },
             ]}

@@ -3,7 +3,9 @@ import { delay, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
+import { addPendingDelete, readPendingDeletes } from './pendingDeletes';
 import { json, makePost, me, mockFeeds, signInAsMe } from './posts.mocks';
+import { UNDO_WINDOW_MS } from './undoableDelete';
 
 function cards() {
   return screen.queryAllByTestId('post-card');
@@ -101,10 +103,76 @@ describe('post card', () => {
     await user.click(within(card).getByRole('button', { name: 'Post menu' }));
     await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
 
+    // Gone at once, with an Undo; the server hears of it once the window closes.
     expect(await screen.findByText('Post Deleted')).toBeInTheDocument();
-    expect(deleted).toBe(`${mine._id} return=minimal`);
+    expect(screen.getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    expect(cards()).toHaveLength(0);
+    expect(deleted).toBeNull();
+    expect(readPendingDeletes().map((entry) => entry.postId)).toEqual([mine._id]);
+    await waitFor(
+      () => {
+        expect(deleted).toBe(`${mine._id} return=minimal`);
+      },
+      { timeout: UNDO_WINDOW_MS + 3000 },
+    );
     await waitFor(() => {
-      expect(cards()).toHaveLength(0);
+      expect(readPendingDeletes()).toEqual([]);
+    });
+  }, 15_000);
+
+  it('brings a deleted post back with Undo, and never asks the server to delete it', async () => {
+    signInAsMe();
+    const mine = makePost({
+      content: 'Second thoughts',
+      author: { ...me, avatarURL: null },
+      userId: me._id,
+      username: me.username,
+    });
+    mockFeeds({ home: [mine] });
+    let deletes = 0;
+    server.use(
+      http.delete('/api/posts/:postId', ({ params }) => {
+        deletes += 1;
+        return json({ postId: params.postId }, 201);
+      }),
+    );
+    const { user } = renderApp('/');
+
+    const card = await firstCard();
+    await user.click(within(card).getByRole('button', { name: 'Post menu' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    expect(cards()).toHaveLength(0);
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText('Second thoughts')).toBeInTheDocument();
+    expect(readPendingDeletes()).toEqual([]);
+
+    await new Promise((resolve) => setTimeout(resolve, UNDO_WINDOW_MS + 500));
+    expect(deletes).toBe(0);
+    expect(screen.getByText('Second thoughts')).toBeInTheDocument();
+  }, 15_000);
+
+  it('finishes a delete a closed page left unsent when the app starts again', async () => {
+    signInAsMe();
+    const mine = makePost({ author: { ...me, avatarURL: null }, userId: me._id });
+    mockFeeds({ home: [] });
+    addPendingDelete({ postId: mine._id, memberId: me._id, dueAt: Date.now() - 1000 });
+    addPendingDelete({ postId: 'someone-elses', memberId: 'another-member', dueAt: 0 });
+    const deleted: string[] = [];
+    server.use(
+      http.delete('/api/posts/:postId', ({ params }) => {
+        deleted.push(String(params.postId));
+        return json({ postId: params.postId }, 201);
+      }),
+    );
+    renderApp('/');
+    await waitFor(
+      () => {
+        expect(deleted).toEqual([mine._id]);
+      },
+      { timeout: 4000 },
+    );
+    await waitFor(() => {
+      expect(readPendingDeletes().map((entry) => entry.postId)).toEqual(['someone-elses']);
     });
   });
 });

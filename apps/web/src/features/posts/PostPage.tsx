@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useParams } from 'react-router-dom';
 import { Button } from '../../components/Button';
 import { AlertIcon } from '../../components/icons';
@@ -7,6 +7,7 @@ import { PageHeader } from '../layout/PageHeader';
 import { PostCard } from './PostCard';
 import { RefreshIcon } from './postIcons';
 import { usePost } from './posts.queries';
+import { isDeletePending, subscribeToPendingDeletes } from './undoableDelete';
 import { PostSkeletons } from './PostSkeleton';
 import './posts.css';
 
@@ -14,12 +15,13 @@ import './posts.css';
 export function PostPage() {
   const { postId = '' } = useParams();
   const post = usePost(postId);
+  const deleted = useSyncExternalStore(subscribeToPendingDeletes, () => isDeletePending(postId));
   const [commentsOpen, setCommentsOpen] = useState(true);
 
   let content;
   if (post.isPending) {
     content = <PostSkeletons count={1} />;
-  } else if (post.isError && isApiError(post.error) && post.error.status === 404) {
+  } else if (deleted || (post.isError && isApiError(post.error) && post.error.status === 404)) {
     content = (
       <p className="feed__state feed__state--empty">This post is not available any more.</p>
     );

@@ -106,10 +106,15 @@ export function editPost(
   });
 }
 
-export function deletePost(postId: string, token: string): Promise<PostDeleteResponse> {
+export function deletePost(
+  postId: string,
+  token: string,
+  { keepalive = false } = {},
+): Promise<PostDeleteResponse> {
   return apiRequest(`/api/posts/${encodeURIComponent(postId)}`, {
     method: 'DELETE',
     token,
+    keepalive,
     schema: postDeleteResponseSchema,
   });
 }

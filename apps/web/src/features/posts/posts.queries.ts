@@ -6,6 +6,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
 import { isApiError } from '../../lib/api';
 import { uploadImage } from '../../lib/upload';
@@ -15,7 +16,6 @@ import { postMessages } from './messages';
 import {
   bookmarkPost,
   createPost,
-  deletePost,
   editPost,
   fetchPost,
   fetchPostPage,
@@ -33,6 +33,12 @@ import {
   type RemovedFrom,
 } from './postCache';
 import { parseListKey, postKeys, type FeedSource } from './postKeys';
+import {
+  deleteWithUndo,
+  finishLeftoverDeletes,
+  sendScheduledDeletes,
+  type DeleteContext,
+} from './undoableDelete';
 
 /**
  * A list of posts, loaded page by page with the cursor of the previous page; idle while
@@ -160,26 +166,51 @@ export function useEditPost() {
   });
 }
 
-/** Deletes a post and takes it out of every list. */
-export function useDeletePost() {
+/** The delete context of the signed-in member: their token, the cache, and what a delete changes. */
+function useDeleteContext(): DeleteContext {
   const { token, user } = useRequiredSession();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['posts', 'delete'],
-    mutationFn: (postId: string) => deletePost(postId, token),
-    onSuccess: ({ postId }) => {
-      const tags = tagsOf(findCachedPost(queryClient, postId)?.entities ?? []);
-      removePostFromLists(queryClient, postId);
-      invalidateTagViews(queryClient, tags);
-      queryClient.removeQueries({ queryKey: postKeys.detail(postId), exact: true });
-      queryClient.removeQueries({ queryKey: ['comments', postId], exact: true });
-      invalidateMemberCounts(queryClient, user.username);
-      toast.success(postMessages.deleted);
+  return useMemo(
+    () => ({
+      queryClient,
+      token,
+      memberId: user._id,
+      afterDelete: (tags: readonly string[]) => {
+        invalidateTagViews(queryClient, tags);
+        invalidateMemberCounts(queryClient, user.username);
+      },
+    }),
+    [queryClient, token, user._id, user.username],
+  );
+}
+
+/**
+ * Deletes a post with an Undo: it leaves every list at once, and the server deletes it once the
+ * Undo window closes (features/posts/undoableDelete.tsx).
+ */
+export function useDeletePost() {
+  const context = useDeleteContext();
+  return useCallback(
+    (postId: string) => {
+      deleteWithUndo(postId, context);
     },
-    onError: () => {
-      toast.error(postMessages.deleteFailed);
-    },
-  });
+    [context],
+  );
+}
+
+/**
+ * For the signed-in shell: finishes deletes an earlier page left unsent, and sends the open
+ * ones when this page goes away.
+ */
+export function usePendingDeletes(): void {
+  const context = useDeleteContext();
+  useEffect(() => {
+    finishLeftoverDeletes(context);
+    window.addEventListener('pagehide', sendScheduledDeletes);
+    return () => {
+      window.removeEventListener('pagehide', sendScheduledDeletes);
+    };
+  }, [context]);
 }
 
 interface OptimisticContext {
