@@ -32,6 +32,7 @@ import { discoveryRoutes } from './modules/discovery/discovery.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { postsRoutes } from './modules/posts/posts.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
+import { safetyRoutes } from './modules/safety/safety.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { bodyLimitGuard } from './plugins/body-limit';
 import { answerClientError, answerFrameworkError, errorHandler } from './plugins/error-handler';
@@ -141,6 +142,7 @@ export async function buildApp(
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(accountRoutes);
       await api.register(sessionsRoutes, { prefix: '/auth/sessions' });
+      await api.register(safetyRoutes, { prefix: '/users' });
       await api.register(usersRoutes, { prefix: '/users' });
       await api.register(bookmarksRoutes, { prefix: '/users' });
       await api.register(postsRoutes, { prefix: '/posts' });

@@ -24,6 +24,8 @@ import { createNotificationsService } from './modules/notifications/notification
 import { createPostCards } from './modules/posts/post-cards';
 import { createPostsService } from './modules/posts/posts.service';
 import { createReaderFlags } from './modules/posts/reader-flags';
+import { createHiddenMembers } from './modules/safety/hidden-members';
+import { createSafetyService } from './modules/safety/safety.service';
 import { createSessionsService } from './modules/sessions/sessions.service';
 import { createTimelinesService } from './modules/timelines/timelines.service';
 import { createUsersService } from './modules/users/users.service';
@@ -65,7 +67,8 @@ export function createServices({
   const timelines = createTimelinesService({ db, reads, log, length: config.homeTimelineLength });
   const cards = createPostCards({ reads, max: config.cardCacheSize });
   const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
-  const users = createUsersService({ db, reads, transact, media, timelines });
+  const hidden = createHiddenMembers({ reads, max: 50_000 });
+  const users = createUsersService({ db, reads, transact, media, timelines, hidden });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({
     db,
@@ -77,13 +80,15 @@ export function createServices({
     cards,
     flags,
     entities,
+    hidden,
   });
-  const comments = createCommentsService({ db, transact, posts, entities });
+  const comments = createCommentsService({ db, transact, posts, entities, hidden });
   const discovery = createDiscoveryService({
     db,
     reads,
     posts,
     trendingCacheMs: config.trendingCacheSeconds * 1000,
+    hidden,
   });
   const bookmarks = createBookmarksService({ db, transact, posts });
   const embeds = createEmbedsService({ comments, users, bookmarks });
@@ -98,7 +103,8 @@ export function createServices({
     passwordHashCost: config.passwordHashCost,
     signToken,
   });
-  const notifications = createNotificationsService({ db, transact });
+  const notifications = createNotificationsService({ db, transact, hidden });
+  const safety = createSafetyService({ reads, transact, users, notifications, hidden });
   const account = createAccountService({
     transact,
     users,
@@ -125,6 +131,7 @@ export function createServices({
   relay.listen(hub.deliver);
   relay.listen(cards.listener);
   relay.listen(flags.listener);
+  relay.listen(hidden.listener);
   relay.listen(timelines.listener);
   relay.listen((events) => {
     for (const event of events) {
@@ -165,6 +172,7 @@ export function createServices({
     discovery,
     media,
     notifications,
+    safety,
     relay,
     hub,
     streams,

@@ -59,6 +59,14 @@ export const domainEventSchemas = {
    * their posts and profile showed (a bounded number), freed once nothing else shows them.
    */
   'member.deleted': z.object({ userId: id, mediaURLs: z.array(z.string()) }),
+  /**
+   * The member (userId) blocked, unblocked, muted or unmuted another (targetId). Owner-only: the
+   * other member is not told. A block's ended follows are recorded as 'member.unfollowed' too.
+   */
+  'member.blocked': z.object({ userId: id, targetId: id }),
+  'member.unblocked': z.object({ userId: id, targetId: id }),
+  'member.muted': z.object({ userId: id, targetId: id }),
+  'member.unmuted': z.object({ userId: id, targetId: id }),
   /** Sessions ended before their time (logout, log out everywhere): their tokens are refused. */
   'sessions.revoked': z.object({ userId: id, sessionIds: z.array(id) }),
   /** The member's notifications changed (one arrived, was removed or was read). */
@@ -96,6 +104,10 @@ export function audienceOf(event: DomainEvent): EventAudience {
     case 'bookmark.removed':
     case 'notifications.changed':
     case 'sessions.revoked':
+    case 'member.blocked':
+    case 'member.unblocked':
+    case 'member.muted':
+    case 'member.unmuted':
       return { kind: 'owner', userId: event.payload.userId };
     default:
       return { kind: 'public' };

@@ -16,3 +16,4 @@ export * from './sessions';
 export * from './entities';
 export * from './discovery';
 export * from './account';
+export * from './safety';

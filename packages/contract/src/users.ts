@@ -67,6 +67,13 @@ export const userSchema = z.object({
   postsCount: z.number().int(),
   /** Present when the request has a viewer: whether the viewer follows this member. */
   followedByViewer: z.boolean().optional(),
+  /**
+   * On a single profile with a viewer (see safety.ts): the viewer blocked / muted this member. A
+   * profile the viewer blocked still answers, so it can be unblocked; one that blocked the viewer
+   * answers 404.
+   */
+  viewerBlocks: z.boolean().optional(),
+  viewerMutes: z.boolean().optional(),
   followers: z.array(userStubSchema).optional(),
   following: z.array(userStubSchema).optional(),
   bookmarks: z.array(z.string()).optional(),

@@ -10,6 +10,7 @@ import * as homeTimelines from './migrations/0008_home_timelines';
 import * as memberSearch from './migrations/0009_member_search';
 import * as discovery from './migrations/0010_discovery';
 import * as account from './migrations/0011_account';
+import * as safety from './migrations/0012_safety';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_member_search': memberSearch,
   '0010_discovery': discovery,
   '0011_account': account,
+  '0012_safety': safety,
 };
 
 const provider: MigrationProvider = {

@@ -63,6 +63,13 @@ export interface FollowsTable {
   created_at: number;
 }
 
+/** A member (user_id) blocking or muting another (target_id): see modules/safety. */
+export interface SafetyTable {
+  user_id: string;
+  target_id: string;
+  created_at: number;
+}
+
 export interface BookmarksTable {
   user_id: string;
   post_id: string;
@@ -197,6 +204,8 @@ export interface Database {
   comment_tags: CommentTagsTable;
   post_mentions: PostMentionsTable;
   comment_mentions: CommentMentionsTable;
+  blocks: SafetyTable;
+  mutes: SafetyTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -260,6 +260,18 @@ export async function rowsOfMember(
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where((eb) => eb.or([eb('user_id', '=', userId), eb('post_id', 'in', posts)])),
     ),
+    blocks: await count(
+      db
+        .selectFrom('blocks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where((eb) => eb.or([eb('user_id', '=', userId), eb('target_id', '=', userId)])),
+    ),
+    mutes: await count(
+      db
+        .selectFrom('mutes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where((eb) => eb.or([eb('user_id', '=', userId), eb('target_id', '=', userId)])),
+    ),
     comment_mentions: await count(
       db
         .selectFrom('comment_mentions')
@@ -288,6 +300,8 @@ export const NOTHING_LEFT = {
   comment_tags: 0,
   post_mentions: 0,
   comment_mentions: 0,
+  blocks: 0,
+  mutes: 0,
 };
 
 /**

@@ -163,6 +163,20 @@ describe('DELETE /api/users/me', () => {
       await ok(follow(t.app, who.token, whom.user._id, MINIMAL), 200);
     }
 
+    // A block and a mute each way (with members the test does not otherwise involve, so that
+    // nothing above is hidden); they go with the account.
+    const blocker = await createMember(t.app);
+    const blocked = await createMember(t.app);
+    for (const [who, action, whom] of [
+      [m, 'block', blocked],
+      [blocker, 'block', m],
+      [m, 'mute', blocker],
+      [blocked, 'mute', m],
+    ] as const) {
+      const url = `/api/users/${action}/${whom.user._id}`;
+      await ok(call(t.app, { method: 'POST', url, token: who.token }), 204);
+    }
+
     // Images: the member's own, one they share with a post of a's, one a uploaded but not posted.
     const own1 = await uploadImage(t.app, m.token);
     const own2 = await uploadImage(t.app, m.token);

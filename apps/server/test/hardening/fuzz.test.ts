@@ -181,6 +181,12 @@ beforeAll(async () => {
   await nextCursorOf('/api/users/suggestions', alice.token);
   await nextCursorOf('/api/users/bookmark', carol.token);
   await nextCursorOf('/api/notifications', alice.token);
+  // Last: muting hides alice's and bob's posts from carol, which the lists above page through.
+  for (const target of [alice, bob]) {
+    const url = `/api/users/mute/${target.user._id}`;
+    ok(await call(t.app, { method: 'POST', url, token: carol.token }), 204);
+  }
+  await nextCursorOf('/api/users/me/muted', carol.token);
 });
 
 beforeEach(async () => {
@@ -195,7 +201,15 @@ describe('fuzzing every route', () => {
       expect(t.app.hasRoute({ method: route.method, url: route.path }), route.path).toBe(true);
     }
     const listed = routes.map((route) => `${route.method} ${route.path}`);
-    for (const known of ['POST /api/posts', 'GET /api/users/:username', 'POST /api/media']) {
+    for (const known of [
+      'POST /api/posts',
+      'GET /api/users/:username',
+      'POST /api/media',
+      'POST /api/users/block/:userId',
+      'POST /api/users/unmute/:userId',
+      'GET /api/users/me/blocked',
+      'GET /api/users/me/muted',
+    ]) {
       expect(listed).toContain(known);
     }
   });

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { idList, idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -20,8 +21,12 @@ export interface CommentCardRow {
   viewer_vote: number | null;
 }
 
-function commentCards(db: Db, viewerId: string | null) {
-  return db
+/**
+ * Comment cards as the viewer may see them: without those of `hidden` members (blocked either way
+ * or muted, see modules/safety). A deleted member's comments (no author) always show.
+ */
+function commentCards(db: Db, viewerId: string | null, hidden: readonly string[] = []) {
+  const cards = db
     .selectFrom('comments as c')
     .leftJoin('users as u', 'u.id', 'c.user_id')
     .select([
@@ -47,6 +52,13 @@ function commentCards(db: Db, viewerId: string | null) {
         .where('v.user_id', '=', viewerId ?? '')
         .as('viewer_vote'),
     );
+  if (hidden.length === 0) return cards;
+  return cards.where((eb) =>
+    eb.or([
+      eb('c.user_id', 'is', null),
+      eb('c.user_id', 'not in', idList(db, idListValue(db, hidden))),
+    ]),
+  );
 }
 
 /** A post's comments, oldest first; keyset [created_at, id]. */
@@ -57,9 +69,14 @@ export function listCommentCards(
     viewerId: string | null;
     after: readonly [number, string] | null;
     limit: number;
+    hidden: readonly string[];
   },
 ): Promise<CommentCardRow[]> {
-  let builder = commentCards(db, query.viewerId).where('c.post_id', '=', query.postId);
+  let builder = commentCards(db, query.viewerId, query.hidden).where(
+    'c.post_id',
+    '=',
+    query.postId,
+  );
   const after = query.after;
   if (after) {
     builder = builder.where((eb) =>
@@ -79,9 +96,14 @@ export function listCommentCards(
  */
 export function listFirstCommentCardsByRank(
   db: Db,
-  query: { postIds: readonly string[]; viewerId: string | null; perPost: number },
+  query: {
+    postIds: readonly string[];
+    viewerId: string | null;
+    perPost: number;
+    hidden: readonly string[];
+  },
 ): Promise<CommentCardRow[]> {
-  const ranked = commentCards(db, query.viewerId)
+  const ranked = commentCards(db, query.viewerId, query.hidden)
     .select(
       sql<number>`row_number() over (partition by c.post_id order by c.created_at, c.id)`.as(
         'rank',
@@ -101,12 +123,17 @@ export function listFirstCommentCardsByRank(
  */
 export async function listFirstCommentCardsByPost(
   db: Db,
-  query: { postIds: readonly string[]; viewerId: string | null; perPost: number },
+  query: {
+    postIds: readonly string[];
+    viewerId: string | null;
+    perPost: number;
+    hidden: readonly string[];
+  },
 ): Promise<CommentCardRow[]> {
   const [first, ...rest] = query.postIds.map((postId, index) =>
     db
       .selectFrom(
-        commentCards(db, query.viewerId)
+        commentCards(db, query.viewerId, query.hidden)
           .where('c.post_id', '=', postId)
           .orderBy('c.created_at', 'asc')
           .orderBy('c.id', 'asc')

@@ -16,6 +16,7 @@ import { newId } from '../../lib/ids';
 import { FIRST_PAGE_SIZE, type PostsService } from '../posts/posts.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import { recordMentions, type EntitiesService } from '../discovery/entities.service';
+import type { HiddenMembers } from '../safety/hidden-members';
 import { toComment } from './comments.mapper';
 import * as repo from './comments.repository';
 
@@ -36,9 +37,17 @@ export interface CommentsServiceDeps {
     'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'changed' | 'asPost'
   >;
   entities: Pick<EntitiesService, 'resolve' | 'record'>;
+  /** Comments of members the viewer does not see (blocked either way, muted) are left out. */
+  hidden: Pick<HiddenMembers, 'hiddenFor' | 'isBlockedEitherWay'>;
 }
 
-export function createCommentsService({ db, transact, posts, entities }: CommentsServiceDeps) {
+export function createCommentsService({
+  db,
+  transact,
+  posts,
+  entities,
+  hidden,
+}: CommentsServiceDeps) {
   /**
    * For a change: locks the post (as every change under a post does, see lockPostForChange), then
    * finds the comment, which must belong to that post.
@@ -62,13 +71,14 @@ export function createCommentsService({ db, transact, posts, entities }: Comment
     viewer: Viewer | null,
     query: PageQuery,
   ): Promise<CommentPage> {
-    if (!(await posts.exists(postId))) throw notFound(ErrorMessages.postNotFound);
+    if (!(await posts.exists(postId, viewer))) throw notFound(ErrorMessages.postNotFound);
     const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
     const rows = await repo.listCommentCards(db, {
       postId,
       viewerId: viewer?.id ?? null,
       after,
       limit: query.limit,
+      hidden: await hidden.hiddenFor(viewer?.id ?? null),
     });
     const { items, nextCursor } = pageOf(rows, query.limit, (row) => [row.created_at, row.id]);
     return { comments: items.map((row) => toComment(row, viewer)), nextCursor };
@@ -85,7 +95,11 @@ export function createCommentsService({ db, transact, posts, entities }: Comment
       posts: readonly { id: string; commentCount: number }[],
       viewer: Viewer | null,
     ): Promise<Map<string, Comment[]>> {
-      const query = { viewerId: viewer?.id ?? null, perPost: EMBEDDED_COMMENTS_MAX };
+      const query = {
+        viewerId: viewer?.id ?? null,
+        perPost: EMBEDDED_COMMENTS_MAX,
+        hidden: await hidden.hiddenFor(viewer?.id ?? null),
+      };
       const idsWhere = (test: (count: number) => boolean) =>
         posts.filter((post) => test(post.commentCount)).map((post) => post.id);
       const few = idsWhere((count) => count > 0 && count <= FEW_COMMENTS);
@@ -216,7 +230,14 @@ export function createCommentsService({ db, transact, posts, entities }: Comment
     ): Promise<Comment> {
       const value = direction === 'up' ? 1 : -1;
       return db.transaction().execute(async (trx) => {
-        await lockedCommentOnPost(trx, postId, commentId, viewer);
+        const { comment } = await lockedCommentOnPost(trx, postId, commentId, viewer);
+        // The post's author was checked with the post; no vote reaches a blocked commenter either.
+        if (
+          comment.user_id !== null &&
+          (await hidden.isBlockedEitherWay(trx, viewer.id, comment.user_id))
+        ) {
+          throw notFound(ErrorMessages.commentNotFound);
+        }
         const one = { up: direction === 'up' ? 1 : 0, down: direction === 'down' ? 1 : 0 };
         if (await repo.insertVote(trx, commentId, viewer.id, value)) {
           await repo.adjustVoteCounts(trx, commentId, one);

@@ -1,6 +1,6 @@
 import type { SearchTerm } from '@perch/contract';
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../../db/dialect';
+import { idList, idListValue, isPostgres } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -39,6 +39,16 @@ function tsQueryText(terms: readonly SearchTerm[]) {
 const tsQuery = (terms: readonly SearchTerm[]) =>
   sql`to_tsquery('simple'::regconfig, ${tsQueryText(terms)})`;
 
+/**
+ * `and <column> not in (…hidden)`: the posts of members the viewer does not see (see
+ * modules/safety) left out; nothing for the viewers, most of them, who hide no one.
+ */
+function notBy(db: Db, column: string, hidden: readonly string[]) {
+  return hidden.length === 0
+    ? sql``
+    : sql`and ${sql.ref(column)} not in ${idList(db, idListValue(db, hidden))}`;
+}
+
 /** A found post and its place in the newest-first order (see searchLatest). */
 export interface FoundPost {
   id: string;
@@ -56,15 +66,24 @@ export async function searchLatest(
     terms: readonly SearchTerm[];
     after: readonly (number | string)[] | null;
     limit: number;
+    hidden: readonly string[];
   },
 ): Promise<FoundPost[]> {
   if (isPostgres(db)) return searchLatestPostgres(db, query);
-  const { rows } = await sql<FoundPost>`
+  const after = query.after ? sql`and rowid < ${query.after[0]}` : sql``;
+  // Hiding someone, the limit must count the posts left after them, so it moves outside.
+  const { rows } =
+    query.hidden.length === 0
+      ? await sql<FoundPost>`
     select p.rowid as seq, p.id from posts p where p.rowid in (
       select rowid from posts_search where posts_search match ${ftsQueryOf(query.terms)}
-      ${query.after ? sql`and rowid < ${query.after[0]}` : sql``}
-      order by rowid desc limit ${query.limit + 1}
-    ) order by p.rowid desc`.execute(db);
+      ${after} order by rowid desc limit ${query.limit + 1}
+    ) order by p.rowid desc`.execute(db)
+      : await sql<FoundPost>`
+    select p.rowid as seq, p.id from posts p where p.rowid in (
+      select rowid from posts_search where posts_search match ${ftsQueryOf(query.terms)} ${after}
+    ) ${notBy(db, 'p.user_id', query.hidden)}
+    order by p.rowid desc limit ${query.limit + 1}`.execute(db);
   return rows;
 }
 
@@ -84,10 +103,11 @@ async function searchLatestPostgres(
     terms: readonly SearchTerm[];
     after: readonly (number | string)[] | null;
     limit: number;
+    hidden: readonly string[];
   },
 ): Promise<FoundPost[]> {
   const [at, id] = query.after ?? [];
-  const keyset = query.after ? sql`and (created_at, id) < (${at}, ${id})` : sql``;
+  const keyset = sql`${query.after ? sql`and (created_at, id) < (${at}, ${id})` : sql``} ${notBy(db, 'user_id', query.hidden)}`;
   const { rows: recent } = await sql<{ id: string; seq: number | string }>`
     select id, seq from (
       select id, created_at as seq, search_vector from posts where true ${keyset}
@@ -109,16 +129,22 @@ async function searchLatestPostgres(
 /** Posts that match, most relevant first (bm25 on SQLite, ts_rank_cd on PostgreSQL). */
 export async function searchTop(
   db: Db,
-  query: { terms: readonly SearchTerm[]; offset: number; limit: number },
+  query: {
+    terms: readonly SearchTerm[];
+    offset: number;
+    limit: number;
+    hidden: readonly string[];
+  },
 ): Promise<string[]> {
   const { rows } = isPostgres(db)
     ? await sql<{ id: string }>`
         select id from posts where search_vector @@ ${tsQuery(query.terms)}
+        ${notBy(db, 'user_id', query.hidden)}
         order by ts_rank_cd(search_vector, ${tsQuery(query.terms)}) desc, id desc
         limit ${query.limit + 1} offset ${query.offset}`.execute(db)
     : await sql<{ id: string }>`
         select p.id from posts_search s join posts p on p.rowid = s.rowid
-        where posts_search match ${ftsQueryOf(query.terms)}
+        where posts_search match ${ftsQueryOf(query.terms)} ${notBy(db, 'p.user_id', query.hidden)}
         order by s.rank, p.id desc limit ${query.limit + 1} offset ${query.offset}`.execute(db);
   return rows.map((row) => row.id);
 }
@@ -126,7 +152,7 @@ export async function searchTop(
 /** The tag's posts, newest first (post ids are time-ordered), after the post id `after`. */
 export async function tagPostIds(
   db: Db,
-  query: { tag: string; after: string | null; limit: number },
+  query: { tag: string; after: string | null; limit: number; hidden: readonly string[] },
 ): Promise<string[]> {
   let builder = db
     .selectFrom('post_tags')
@@ -135,6 +161,9 @@ export async function tagPostIds(
     .orderBy('post_id', 'desc')
     .limit(query.limit + 1);
   if (query.after !== null) builder = builder.where('post_id', '<', query.after);
+  if (query.hidden.length > 0) {
+    builder = builder.where('author_id', 'not in', idList(db, idListValue(db, query.hidden)));
+  }
   return (await builder.execute()).map((row) => row.post_id);
 }
 

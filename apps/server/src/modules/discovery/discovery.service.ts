@@ -15,6 +15,7 @@ import type { Database } from '../../db/schema';
 import { decodeCursor, encodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest } from '../../lib/errors';
 import type { PostsService } from '../posts/posts.service';
+import type { HiddenMembers } from '../safety/hidden-members';
 import * as repo from './discovery.repository';
 import { rankTrends, TRENDING_WINDOW_MS } from './trending';
 
@@ -30,6 +31,8 @@ export interface DiscoveryServiceDeps {
   posts: Pick<PostsService, 'byIds'>;
   /** Trending tags are counted again after this long (0: on every request). */
   trendingCacheMs: number;
+  /** Posts of members the viewer does not see (blocked either way, muted) are left out. */
+  hidden: Pick<HiddenMembers, 'hiddenFor'>;
 }
 
 /** Post search, tag pages, tag search and trending tags. */
@@ -38,6 +41,7 @@ export function createDiscoveryService({
   reads,
   posts,
   trendingCacheMs,
+  hidden,
 }: DiscoveryServiceDeps) {
   const postgres = isPostgres(reads);
   let trending: { at: number; tags: TrendingTags['tags'] } | null = null;
@@ -52,6 +56,7 @@ export function createDiscoveryService({
       terms: query.q.terms,
       after,
       limit: query.limit,
+      hidden: await hidden.hiddenFor(viewer?.id ?? null),
     });
     const { items, nextCursor } = pageOf(found, query.limit, (last) =>
       postgres ? [last.seq, last.id] : [last.seq],
@@ -71,7 +76,14 @@ export function createDiscoveryService({
     if (offset < 0 || offset > SEARCH_TOP_MAX) throw badRequest('cursor is invalid.');
     const limit = Math.max(0, Math.min(query.limit, SEARCH_TOP_MAX - offset));
     const ids =
-      limit === 0 ? [] : await repo.searchTop(reads, { terms: query.q.terms, offset, limit });
+      limit === 0
+        ? []
+        : await repo.searchTop(reads, {
+            terms: query.q.terms,
+            offset,
+            limit,
+            hidden: await hidden.hiddenFor(viewer?.id ?? null),
+          });
     const more = ids.length > limit && offset + limit < SEARCH_TOP_MAX;
     return {
       posts: await posts.byIds(ids.slice(0, limit), viewer),
@@ -90,7 +102,12 @@ export function createDiscoveryService({
     async tagPage(viewer: Viewer | null, tag: string, query: PageQuery): Promise<TagPage> {
       const [after] = query.cursor ? decodeCursor(query.cursor, ['string'] as const) : [null];
       const [ids, counts] = await Promise.all([
-        repo.tagPostIds(reads, { tag, after, limit: query.limit }),
+        repo.tagPostIds(reads, {
+          tag,
+          after,
+          limit: query.limit,
+          hidden: await hidden.hiddenFor(viewer?.id ?? null),
+        }),
         repo.tagPostCounts(reads, [tag]),
       ]);
       const { items, nextCursor } = pageOf(ids, query.limit, (last) => [last]);

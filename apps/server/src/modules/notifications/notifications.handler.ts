@@ -3,9 +3,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { DurableConsumer } from '../../events/consumer';
 import { newId } from '../../lib/ids';
+import type { HiddenMembers } from '../safety/hidden-members';
 import * as repo from './notifications.repository';
 
 type Db = Kysely<Database>;
+type Safety = Pick<HiddenMembers, 'keepsFrom' | 'hiddenWithin'>;
 
 /** Notifications with the same key show as one group: the likes of a post, all new followers. */
 export function groupKeyOf(kind: NotificationKind, subjectId: string | null): string {
@@ -23,7 +25,7 @@ interface Change {
  * back (while unread) when the like or follow is undone. Deleting a post or comment removes its
  * notifications through the foreign keys. Answers whose notifications changed.
  */
-async function apply(trx: Db, event: PublishedEvent): Promise<Change> {
+async function apply(trx: Db, event: PublishedEvent, safety: Safety): Promise<Change> {
   const at = event.createdAt;
   switch (event.type) {
     case 'post.liked': {
@@ -32,7 +34,8 @@ async function apply(trx: Db, event: PublishedEvent): Promise<Change> {
       if (
         postAuthorId === userId ||
         (await repo.postAuthorOf(trx, postId)) === null ||
-        !(await repo.userExists(trx, userId))
+        !(await repo.userExists(trx, userId)) ||
+        (await safety.keepsFrom(trx, userId, postAuthorId))
       ) {
         return { recipientId: null };
       }
@@ -60,7 +63,11 @@ async function apply(trx: Db, event: PublishedEvent): Promise<Change> {
     }
     case 'comment.added': {
       const { postId, commentId, postAuthorId, userId } = event.payload;
-      if (postAuthorId === userId || !(await repo.commentExists(trx, commentId))) {
+      if (
+        postAuthorId === userId ||
+        !(await repo.commentExists(trx, commentId)) ||
+        (await safety.keepsFrom(trx, userId, postAuthorId))
+      ) {
         return { recipientId: null };
       }
       await repo.insertNotification(trx, {
@@ -77,7 +84,11 @@ async function apply(trx: Db, event: PublishedEvent): Promise<Change> {
     }
     case 'member.followed': {
       const { followerId, followeeId } = event.payload;
-      if (!(await repo.userExists(trx, followerId)) || !(await repo.userExists(trx, followeeId))) {
+      if (
+        !(await repo.userExists(trx, followerId)) ||
+        !(await repo.userExists(trx, followeeId)) ||
+        (await safety.keepsFrom(trx, followerId, followeeId))
+      ) {
         return { recipientId: null };
       }
       await repo.insertNotification(trx, {
@@ -119,7 +130,7 @@ type MentionEvent = Extract<PublishedEvent, { type: 'members.mentioned' }>;
  * member already told of it (an edit naming them again), not if the text is gone meanwhile.
  * Answers who was told.
  */
-async function applyMentions(trx: Db, event: MentionEvent): Promise<string[]> {
+async function applyMentions(trx: Db, event: MentionEvent, safety: Safety): Promise<string[]> {
   const { postId, commentId, authorId, userIds } = event.payload;
   const gone =
     (await repo.postAuthorOf(trx, postId)) === null ||
@@ -130,6 +141,8 @@ async function applyMentions(trx: Db, event: MentionEvent): Promise<string[]> {
   const told: string[] = [];
   for (const recipientId of userIds) {
     if (recipientId === authorId || !(await repo.userExists(trx, recipientId))) continue;
+    // Across a block, or from a member the recipient muted, a mention tells no one.
+    if (await safety.keepsFrom(trx, authorId, recipientId)) continue;
     const where = { recipientId, kind: 'mention', actorId: authorId, groupKey };
     if (await repo.hasNotification(trx, where)) continue;
     await repo.insertNotification(trx, {
@@ -147,8 +160,11 @@ async function applyMentions(trx: Db, event: MentionEvent): Promise<string[]> {
   return told;
 }
 
-/** Writes notifications from events, exactly once, and tells each recipient their unread count. */
-export const notificationsConsumer: DurableConsumer = {
+/**
+ * Writes notifications from events, exactly once, and tells each recipient their unread count.
+ * Nothing is made across a block or from a muted member (see modules/safety).
+ */
+export const createNotificationsConsumer = (safety: Safety): DurableConsumer => ({
   name: 'notifications',
   types: new Set([
     'post.liked',
@@ -164,18 +180,23 @@ export const notificationsConsumer: DurableConsumer = {
     const changed = new Set<string>();
     for (const event of events) {
       if (event.type === 'members.mentioned') {
-        for (const recipientId of await applyMentions(trx, event)) changed.add(recipientId);
+        for (const recipientId of await applyMentions(trx, event, safety)) {
+          changed.add(recipientId);
+        }
         continue;
       }
-      const { recipientId } = await apply(trx, event);
+      const { recipientId } = await apply(trx, event, safety);
       if (recipientId) changed.add(recipientId);
     }
     for (const userId of changed) {
       if (!(await repo.userExists(trx, userId))) continue;
       recorder.record({
         type: 'notifications.changed',
-        payload: { userId, unreadCount: await repo.countUnread(trx, userId) },
+        payload: {
+          userId,
+          unreadCount: await repo.countUnread(trx, userId, await safety.hiddenWithin(trx, userId)),
+        },
       });
     }
   },
-};
+});

@@ -1,6 +1,6 @@
 import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
-import { idList } from '../../db/dialect';
+import { idList, idListValue } from '../../db/dialect';
 import type { Database, NotificationsTable } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -43,14 +43,37 @@ export async function hasNotification(
   return row !== undefined;
 }
 
-export async function countUnread(db: Db, recipientId: string): Promise<number> {
-  const row = await db
+/** Unread notifications, leaving out those caused by `hiddenActors` (muted, blocked). */
+export async function countUnread(
+  db: Db,
+  recipientId: string,
+  hiddenActors: readonly string[],
+): Promise<number> {
+  let query = db
     .selectFrom('notifications')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .where('recipient_id', '=', recipientId)
-    .where('read_at', 'is', null)
-    .executeTakeFirst();
-  return row?.count ?? 0;
+    .where('read_at', 'is', null);
+  if (hiddenActors.length > 0) {
+    query = query.where('actor_id', 'not in', idList(db, idListValue(db, hiddenActors)));
+  }
+  const row = await query.executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** Removes the notifications either member caused the other; answers whose were removed. */
+export async function deleteBetween(db: Db, a: string, b: string): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('notifications')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('recipient_id', '=', a), eb('actor_id', '=', b)]),
+        eb.and([eb('recipient_id', '=', b), eb('actor_id', '=', a)]),
+      ]),
+    )
+    .returning('recipient_id')
+    .execute();
+  return [...new Set(rows.map((row) => row.recipient_id))];
 }
 
 /**
@@ -117,7 +140,13 @@ export type GroupKeyset = readonly [number, string, number];
 /** A page of the member's notification groups (unread and read ones apart), newest first. */
 export function listGroups(
   db: Db,
-  query: { recipientId: string; after: GroupKeyset | null; limit: number },
+  query: {
+    recipientId: string;
+    after: GroupKeyset | null;
+    limit: number;
+    /** Actors left out (muted, blocked): groups of theirs alone do not show. */
+    hiddenActors: readonly string[];
+  },
 ): Promise<GroupRow[]> {
   let groups = db
     .selectFrom('notifications')
@@ -132,6 +161,9 @@ export function listGroups(
     ])
     .where('recipient_id', '=', query.recipientId)
     .groupBy(['group_key', unreadFlag]);
+  if (query.hiddenActors.length > 0) {
+    groups = groups.where('actor_id', 'not in', idList(db, idListValue(db, query.hiddenActors)));
+  }
   if (query.after) {
     const [latestAt, groupKey, unread] = query.after;
     groups = groups.having(
@@ -177,9 +209,10 @@ export function listGroupActors(
   db: Db,
   recipientId: string,
   groupKeys: readonly string[],
+  hiddenActors: readonly string[],
 ): Promise<ActorRow[]> {
   if (groupKeys.length === 0) return Promise.resolve([]);
-  const ranked = db
+  let ranked = db
     .selectFrom('notifications as n')
     .innerJoin('users as u', 'u.id', 'n.actor_id')
     .select([
@@ -196,6 +229,9 @@ export function listGroupActors(
     ])
     .where('n.recipient_id', '=', recipientId)
     .where('n.group_key', 'in', groupKeys);
+  if (hiddenActors.length > 0) {
+    ranked = ranked.where('n.actor_id', 'not in', idList(db, idListValue(db, hiddenActors)));
+  }
   return db
     .selectFrom(ranked.as('r'))
     .select(['group_key', 'unread', 'id', 'username', 'first_name', 'last_name', 'avatar_url'])

@@ -13,7 +13,8 @@ import type { EventRecorder, Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { toIso } from '../../lib/time';
 import { toUserStub } from '../users/users.mapper';
-import { notificationsConsumer } from './notifications.handler';
+import type { HiddenMembers } from '../safety/hidden-members';
+import { createNotificationsConsumer } from './notifications.handler';
 import * as repo from './notifications.repository';
 
 type Db = Kysely<Database>;
@@ -63,24 +64,53 @@ function toGroups(groups: repo.GroupRow[], actors: repo.ActorRow[]): Notificatio
 export interface NotificationsServiceDeps {
   db: Db;
   transact: Transact;
+  /** Notifications from members the recipient muted, or across a block, are never shown. */
+  hidden: Pick<HiddenMembers, 'hiddenFor' | 'hiddenWithin' | 'keepsFrom'>;
 }
 
-export function createNotificationsService({ db, transact }: NotificationsServiceDeps) {
+export function createNotificationsService({ db, transact, hidden }: NotificationsServiceDeps) {
+  /** In the transaction that changed them: tells each member their unread count. */
+  async function recordUnreadCounts(
+    trx: Db,
+    events: EventRecorder,
+    userIds: readonly string[],
+  ): Promise<void> {
+    if (userIds.length === 0) return;
+    const rows = await repo.unreadCountsAmong(trx, idListValue(trx, userIds));
+    const counts = new Map(rows.map((row) => [row.recipient_id, Number(row.count)]));
+    for (const userId of userIds) {
+      // Members who hide someone (few) are counted on their own, without those notifications.
+      const hiddenActors = await hidden.hiddenWithin(trx, userId);
+      events.record({
+        type: 'notifications.changed',
+        payload: {
+          userId,
+          unreadCount:
+            hiddenActors.length > 0
+              ? await repo.countUnread(trx, userId, hiddenActors)
+              : (counts.get(userId) ?? 0),
+        },
+      });
+    }
+  }
+
   return {
-    consumer: notificationsConsumer,
+    consumer: createNotificationsConsumer(hidden),
 
     unreadCount: async (viewer: Viewer): Promise<UnreadCount> => ({
-      unreadCount: await repo.countUnread(db, viewer.id),
+      unreadCount: await repo.countUnread(db, viewer.id, await hidden.hiddenFor(viewer.id)),
     }),
 
     async list(viewer: Viewer, query: PageQuery): Promise<NotificationPage> {
       const after = query.cursor
         ? decodeCursor(query.cursor, ['number', 'string', 'count'] as const)
         : null;
+      const hiddenActors = await hidden.hiddenFor(viewer.id);
       const rows = await repo.listGroups(db, {
         recipientId: viewer.id,
         after,
         limit: query.limit,
+        hiddenActors,
       });
       const { items, nextCursor } = pageOf(rows, query.limit, (row) => [
         row.latest_at,
@@ -91,11 +121,12 @@ export function createNotificationsService({ db, transact }: NotificationsServic
         db,
         viewer.id,
         items.map((row) => row.group_key),
+        hiddenActors,
       );
       return {
         notifications: toGroups(items, actors),
         nextCursor,
-        unreadCount: await repo.countUnread(db, viewer.id),
+        unreadCount: await repo.countUnread(db, viewer.id, hiddenActors),
       };
     },
 
@@ -107,20 +138,14 @@ export function createNotificationsService({ db, transact }: NotificationsServic
       repo.recipientsTouchedByMember(trx, userId),
 
     /** In the transaction that changed them: tells each member their unread count. */
-    async recordUnreadCounts(
-      trx: Db,
-      events: EventRecorder,
-      userIds: readonly string[],
-    ): Promise<void> {
-      if (userIds.length === 0) return;
-      const rows = await repo.unreadCountsAmong(trx, idListValue(trx, userIds));
-      const counts = new Map(rows.map((row) => [row.recipient_id, Number(row.count)]));
-      for (const userId of userIds) {
-        events.record({
-          type: 'notifications.changed',
-          payload: { userId, unreadCount: counts.get(userId) ?? 0 },
-        });
-      }
+    recordUnreadCounts,
+
+    /**
+     * In a block's transaction: removes the notifications either member caused the other, and
+     * tells whoever lost some their unread count.
+     */
+    async forgetBetween(trx: Db, events: EventRecorder, a: string, b: string): Promise<void> {
+      await recordUnreadCounts(trx, events, await repo.deleteBetween(trx, a, b));
     },
 
     /** Marks every notification read; the member's other tabs and devices hear of it. */

@@ -11,7 +11,12 @@ export interface HomeFeedDeps {
   timelines: Pick<TimelinesService, 'page'>;
   hydrate: Hydrate;
   /** Home computed from follows, for posts older than the timeline reaches. */
-  pull: (viewer: Viewer, after: readonly [number, string], limit: number) => Promise<PagePost[]>;
+  pull: (
+    viewer: Viewer,
+    after: readonly [number, string],
+    limit: number,
+    hidden: readonly string[],
+  ) => Promise<PagePost[]>;
 }
 
 interface Item {
@@ -39,9 +44,10 @@ export function createHomeFeed({ timelines, hydrate, pull }: HomeFeedDeps) {
     viewer: Viewer,
     query: FeedQuery,
     after: PostKeyset | null,
+    hidden: readonly string[],
   ): Promise<PostPage | null> {
     const { limit } = query;
-    const page = await timelines.page(viewer.id, query.sort, after, limit);
+    const page = await timelines.page(viewer.id, query.sort, after, limit, hidden);
     if (!page) return null;
     const ranks = new Map(page.keys.map((key) => [key.id, key]));
     const ids = page.keys.map((key) => key.id);
@@ -60,7 +66,7 @@ export function createHomeFeed({ timelines, hydrate, pull }: HomeFeedDeps) {
       // The timeline holds no more: continue below its oldest post (or the cursor, if lower).
       const floor = positionOf(page.floor);
       const from = after?.length === 2 && before(after, floor) ? after : floor;
-      const pulled = await pull(viewer, from, limit + 1 - page.keys.length);
+      const pulled = await pull(viewer, from, limit + 1 - page.keys.length, hidden);
       for (const post of pulled) items.push({ post, cursor: latestCursor(post) });
       more = page.keys.length + pulled.length > limit;
     }

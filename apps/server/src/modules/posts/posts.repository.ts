@@ -1,7 +1,7 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled';
-import { idList, withRowLock } from '../../db/dialect';
+import { idList, idListValue, withRowLock } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -45,6 +45,8 @@ export interface PostListQuery {
   limit: number;
   /** Only posts created at or after this time (ms); narrows the scan of a time-ordered list. */
   since?: number | null;
+  /** Authors left out: those blocked either way with the viewer, or muted (see modules/safety). */
+  hidden: readonly string[];
 }
 
 /** What every reader sees of a post: the card without the reader's own flags. */
@@ -158,7 +160,15 @@ function keysetCondition(eb: PostsEb, sort: PostSort, after: PostKeyset) {
   return eb.lit(false);
 }
 
-type KeyArgs = [subject: string, k1: number, k2: number, k3: string, since: number, limit: number];
+type KeyArgs = [
+  subject: string,
+  k1: number,
+  k2: number,
+  k3: string,
+  since: number,
+  limit: number,
+  hidden: unknown,
+];
 type KeyQuery = (db: Db, ...args: KeyArgs) => Promise<{ id: string }[]>;
 
 interface KeyShape {
@@ -166,6 +176,8 @@ interface KeyShape {
   sort: PostSort;
   paged: boolean;
   windowed: boolean;
+  /** Leaves out the authors of a list (see idListValue); only viewers who hide someone need it. */
+  hiding: boolean;
 }
 
 /** The filter with the query's subject (the viewer or the author) as a value. */
@@ -199,7 +211,11 @@ function likedKeysInCreationOrder(
     .limit(limit);
 }
 
-function postKeys(db: Db, shape: KeyShape, ...[subject, k1, k2, k3, since, limit]: KeyArgs) {
+function postKeys(
+  db: Db,
+  shape: KeyShape,
+  ...[subject, k1, k2, k3, since, limit, hidden]: KeyArgs
+) {
   const { sort } = shape;
   const direction = sort === 'oldest' ? 'asc' : 'desc';
   let keys = db
@@ -211,6 +227,7 @@ function postKeys(db: Db, shape: KeyShape, ...[subject, k1, k2, k3, since, limit
     keys = keys.where((eb) => keysetCondition(eb, sort, after));
   }
   if (shape.windowed) keys = keys.where('p.created_at', '>=', since);
+  if (shape.hiding) keys = keys.where('p.user_id', 'not in', idList(db, hidden));
   if (sort === 'trending') keys = keys.orderBy('p.like_count', 'desc');
   return keys.orderBy('p.created_at', direction).orderBy('p.id', direction).limit(limit);
 }
@@ -219,11 +236,12 @@ function postKeys(db: Db, shape: KeyShape, ...[subject, k1, k2, k3, since, limit
 const keyQueries = new Map<string, KeyQuery>();
 
 function keyQueryOf(shape: KeyShape): KeyQuery {
-  const name = `${shape.kind}:${shape.sort}:${String(shape.paged)}:${String(shape.windowed)}`;
+  const name = `${shape.kind}:${shape.sort}:${String(shape.paged)}:${String(shape.windowed)}:${String(shape.hiding)}`;
   let query = keyQueries.get(name);
   if (!query) {
     query = compiledQuery((db: Db, ...args: KeyArgs) =>
-      shape.kind === 'liked' && shape.sort !== 'trending'
+      // Likes alone do not name the author: a viewer who hides someone reads through posts.
+      shape.kind === 'liked' && shape.sort !== 'trending' && !shape.hiding
         ? likedKeysInCreationOrder(db, shape, ...args)
         : postKeys(db, shape, ...args),
     );
@@ -240,10 +258,25 @@ export async function listPostKeys(db: Db, query: PostListQuery): Promise<string
   const { filter, sort, after } = query;
   const subject =
     filter.kind === 'all' ? '' : filter.kind === 'author' ? filter.userId : filter.viewerId;
-  const shape = { kind: filter.kind, sort, paged: after !== null, windowed: query.since != null };
+  const shape = {
+    kind: filter.kind,
+    sort,
+    paged: after !== null,
+    windowed: query.since != null,
+    hiding: query.hidden.length > 0,
+  };
   const [k1, k2, k3] =
     after === null ? [0, 0, ''] : after.length === 3 ? after : [0, after[0], after[1]];
-  const rows = await keyQueryOf(shape)(db, subject, k1, k2, k3, query.since ?? 0, query.limit + 1);
+  const rows = await keyQueryOf(shape)(
+    db,
+    subject,
+    k1,
+    k2,
+    k3,
+    query.since ?? 0,
+    query.limit + 1,
+    idListValue(db, query.hidden),
+  );
   return rows.map((row) => row.id);
 }
 
@@ -256,25 +289,41 @@ export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =
     .where('p.id', 'in', idList(db, ids)),
 );
 
-const bookmarkKeys = (paged: boolean) =>
-  compiledQuery((db: Db, userId: string, afterAt: number, afterId: string, limit: number) => {
-    const keys = db
-      .selectFrom('bookmarks as b')
-      .select(['b.post_id as id', 'b.created_at as bookmarked_at'])
-      .where('b.user_id', '=', userId);
-    return (
-      paged
-        ? keys.where((eb) =>
-            eb(eb.refTuple('b.created_at', 'b.post_id'), '<', eb.tuple(afterAt, afterId)),
-          )
-        : keys
-    )
-      .orderBy('b.created_at', 'desc')
-      .orderBy('b.post_id', 'desc')
-      .limit(limit);
-  });
-const firstBookmarkKeys = bookmarkKeys(false);
-const laterBookmarkKeys = bookmarkKeys(true);
+const bookmarkKeys = (paged: boolean, hiding: boolean) =>
+  compiledQuery(
+    (db: Db, userId: string, afterAt: number, afterId: string, limit: number, hidden: unknown) => {
+      let keys = db
+        .selectFrom('bookmarks as b')
+        .select(['b.post_id as id', 'b.created_at as bookmarked_at'])
+        .where('b.user_id', '=', userId);
+      if (hiding) {
+        keys = keys.where('b.post_id', 'not in', (eb) =>
+          eb
+            .selectFrom('posts as hp')
+            .select('hp.id')
+            .where('hp.user_id', 'in', idList(db, hidden)),
+        );
+      }
+      return (
+        paged
+          ? keys.where((eb) =>
+              eb(eb.refTuple('b.created_at', 'b.post_id'), '<', eb.tuple(afterAt, afterId)),
+            )
+          : keys
+      )
+        .orderBy('b.created_at', 'desc')
+        .orderBy('b.post_id', 'desc')
+        .limit(limit);
+    },
+  );
+const bookmarkQueries = new Map(
+  [false, true].flatMap((paged) =>
+    [false, true].map((hiding) => [
+      `${String(paged)}:${String(hiding)}`,
+      bookmarkKeys(paged, hiding),
+    ]),
+  ),
+);
 
 /**
  * The ids of a page of the member's bookmarked posts, newest bookmark first (limit + 1, to tell
@@ -282,12 +331,18 @@ const laterBookmarkKeys = bookmarkKeys(true);
  */
 export function listBookmarkKeys(
   db: Db,
-  query: { viewerId: string; after: readonly [number, string] | null; limit: number },
+  query: {
+    viewerId: string;
+    after: readonly [number, string] | null;
+    limit: number;
+    /** Authors whose posts are left out (see modules/safety). */
+    hidden: readonly string[];
+  },
 ): Promise<{ id: string; bookmarked_at: number }[]> {
-  const { viewerId, after, limit } = query;
-  return after
-    ? laterBookmarkKeys(db, viewerId, after[0], after[1], limit + 1)
-    : firstBookmarkKeys(db, viewerId, 0, '', limit + 1);
+  const { viewerId, after, limit, hidden } = query;
+  const keys = bookmarkQueries.get(`${String(after !== null)}:${String(hidden.length > 0)}`);
+  if (!keys) throw new Error('every bookmark query shape is built above');
+  return keys(db, viewerId, after?.[0] ?? 0, after?.[1] ?? '', limit + 1, idListValue(db, hidden));
 }
 
 export function findPostCard(

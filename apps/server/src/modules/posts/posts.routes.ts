@@ -36,7 +36,7 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       embeds.posts(await posts.byAuthor(req.params.username, req.viewer, req.query), readerOf(req)),
   );
   app.get('/:postId', { ...open, schema: byId }, async (req) =>
-    embeds.posts({ post: await posts.card(req.params.postId, req.viewer) }, readerOf(req)),
+    embeds.posts({ post: await posts.open(req.params.postId, req.viewer) }, readerOf(req)),
   );
 
   /** Every post mutation answers 201 with what changed, plus the latest posts unless minimal. */

@@ -16,6 +16,7 @@ import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MediaService } from '../media/media.service';
+import type { HiddenMembers } from '../safety/hidden-members';
 import type { UsersService } from '../users/users.service';
 import { recordMentions, type EntitiesService } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
@@ -69,6 +70,8 @@ export interface PostsServiceDeps {
   media: Pick<MediaService, 'assertUsable'>;
   users: Pick<UsersService, 'idOf'>;
   entities: Pick<EntitiesService, 'resolve' | 'record' | 'forgetPost'>;
+  /** Whose posts each viewer does not see, and which posts they may not touch. */
+  hidden: Pick<HiddenMembers, 'hiddenFor' | 'separated' | 'isBlockedEitherWay'>;
 }
 
 export function createPostsService({
@@ -81,6 +84,7 @@ export function createPostsService({
   cards,
   flags,
   entities,
+  hidden,
 }: PostsServiceDeps) {
   const hydrate = createHydrator(cards, flags);
 
@@ -97,13 +101,14 @@ export function createPostsService({
   const home = createHomeFeed({
     timelines,
     hydrate,
-    pull: (viewer, after, limit) =>
+    pull: (viewer, after, limit, hiddenAuthors) =>
       pullPage({
         viewerId: viewer.id,
         filter: { kind: 'home', viewerId: viewer.id },
         sort: 'latest',
         after,
         limit: limit - 1,
+        hidden: hiddenAuthors,
       }),
   });
 
@@ -113,8 +118,11 @@ export function createPostsService({
     query: FeedQuery,
   ): Promise<PostPage> {
     const after = keysetOf(query);
+    // A member's own page shows all of their posts (it answers 404 across a block instead).
+    const hiddenAuthors =
+      filter.kind === 'author' ? [] : await hidden.hiddenFor(viewer?.id ?? null);
     if (filter.kind === 'home' && viewer) {
-      const page = await home(viewer, query, after);
+      const page = await home(viewer, query, after, hiddenAuthors);
       if (page) return page;
     }
     const posts = await pullPage({
@@ -123,6 +131,7 @@ export function createPostsService({
       sort: query.sort,
       after,
       limit: query.limit,
+      hidden: hiddenAuthors,
     });
     const { items, nextCursor } = pageOf(posts, query.limit, cursorValues(query.sort));
     return {
@@ -137,10 +146,16 @@ export function createPostsService({
     return toPost(row, viewer);
   }
 
-  /** The post, locked for a change in this transaction (see lockPostForChange); 404 if gone. */
+  /**
+   * The post, locked for a change in this transaction (see lockPostForChange); 404 if gone, or
+   * if a block stands between the viewer and its author (asked in the transaction: no like,
+   * comment, vote or bookmark crosses a block).
+   */
   async function lockedPost(trx: Db, postId: string, viewer: Viewer): Promise<repo.PostCardRow> {
     const post = await repo.lockPostForChange(trx, postId, viewer.id);
-    if (!post) throw notFound(ErrorMessages.postNotFound);
+    if (!post || (await hidden.isBlockedEitherWay(trx, viewer.id, post.user_id))) {
+      throw notFound(ErrorMessages.postNotFound);
+    }
     return post;
   }
 
@@ -160,9 +175,23 @@ export function createPostsService({
     feed: (viewer: Viewer, kind: FeedKind, query: FeedQuery) =>
       list(viewer, { kind, viewerId: viewer.id }, query),
 
+    /**
+     * A post by direct link: 404 across a block; a muted author's post still opens (the viewer
+     * asked for it).
+     */
+    async open(postId: string, viewer: Viewer | null): Promise<Post> {
+      const post = await card(postId, viewer);
+      if (await hidden.separated(viewer?.id ?? null, post.author._id)) {
+        throw notFound(ErrorMessages.postNotFound);
+      }
+      return post;
+    },
+
     async byAuthor(username: string, viewer: Viewer | null, query: FeedQuery): Promise<PostPage> {
       const authorId = await users.idOf(username);
-      if (!authorId) throw notFound(ErrorMessages.userNotFound);
+      if (!authorId || (await hidden.separated(viewer?.id ?? null, authorId))) {
+        throw notFound(ErrorMessages.userNotFound);
+      }
       return list(viewer, { kind: 'author', userId: authorId }, query);
     },
 
@@ -173,6 +202,7 @@ export function createPostsService({
         viewerId: viewer.id,
         after,
         limit: query.limit,
+        hidden: await hidden.hiddenFor(viewer.id),
       });
       const savedAt = new Map(keys.map((key) => [key.id, key.bookmarked_at]));
       const posts = await hydrate(
@@ -195,9 +225,11 @@ export function createPostsService({
       return posts.map((post) => faceToPost(post.face, post.liked, post.bookmarked, viewer));
     },
 
-    /** Whether the post exists (for lists under it). */
-    exists: async (postId: string): Promise<boolean> =>
-      (await repo.findPostOwner(db, postId)) !== undefined,
+    /** Whether the post exists for the viewer (for lists under it): not across a block. */
+    async exists(postId: string, viewer: Viewer | null = null): Promise<boolean> {
+      const post = await repo.findPostOwner(db, postId);
+      return post !== undefined && !(await hidden.separated(viewer?.id ?? null, post.user_id));
+    },
 
     /** Comments keep the post's counter in their own transaction. */
     adjustCommentCount: repo.adjustCommentCount,

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled';
+import { idList, idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -16,6 +17,7 @@ export interface TimelineState {
 
 export interface RankedEntry {
   id: string;
+  author_id: string;
   like_count: number;
   created_at: number;
 }
@@ -34,24 +36,46 @@ export function findTimeline(db: Db, userId: string): Promise<TimelineState | un
     .executeTakeFirst();
 }
 
-/** A page of the timeline below `beforeId`, newest first. */
-export const pageOfTimeline = compiledQuery(
-  (db: Db, userId: string, beforeId: string, limit: number) =>
-    db
+const timelinePage = (hiding: boolean) =>
+  compiledQuery((db: Db, userId: string, beforeId: string, limit: number, hidden: unknown) => {
+    const page = db
       .selectFrom('home_timeline_entries')
       .select('post_id as id')
       .where('user_id', '=', userId)
-      .where('post_id', '<', beforeId)
+      .where('post_id', '<', beforeId);
+    return (hiding ? page.where('author_id', 'not in', idList(db, hidden)) : page)
       .orderBy('post_id', 'desc')
-      .limit(limit),
-);
+      .limit(limit);
+  });
+const fullPage = timelinePage(false);
+const filteredPage = timelinePage(true);
+
+/**
+ * A page of the timeline below `beforeId`, newest first, leaving out the posts of `hidden`
+ * authors (those blocked either way with the member, or muted: see modules/safety).
+ */
+export function pageOfTimeline(
+  db: Db,
+  userId: string,
+  beforeId: string,
+  limit: number,
+  hidden: readonly string[],
+): Promise<{ id: string }[]> {
+  return (hidden.length > 0 ? filteredPage : fullPage)(
+    db,
+    userId,
+    beforeId,
+    limit,
+    idListValue(db, hidden),
+  );
+}
 
 /** Every post of the timeline with what trending orders by. */
 export const rankedEntries = compiledQuery((db: Db, userId: string) =>
   db
     .selectFrom('home_timeline_entries as e')
     .innerJoin('posts as p', 'p.id', 'e.post_id')
-    .select(['e.post_id as id', 'p.like_count', 'p.created_at'])
+    .select(['e.post_id as id', 'e.author_id', 'p.like_count', 'p.created_at'])
     .where('e.user_id', '=', userId),
 );
 

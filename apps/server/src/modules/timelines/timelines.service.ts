@@ -145,9 +145,14 @@ export function createTimelinesService({
     return state;
   }
 
-  async function latest(userId: string, afterId: string | null, limit: number) {
+  async function latest(
+    userId: string,
+    afterId: string | null,
+    limit: number,
+    hidden: readonly string[],
+  ) {
     const before = afterId ?? repo.TOP;
-    const keys = await repo.pageOfTimeline(reads, userId, before, limit + 1);
+    const keys = await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden);
     if (keys.length > limit) {
       touch(userId);
       return { keys, floor: null };
@@ -157,7 +162,7 @@ export function createTimelinesService({
     // The timeline may have been built between the two reads (its entries and its state commit
     // together): read the page again, now that the state says how far the entries reach.
     return {
-      keys: await repo.pageOfTimeline(reads, userId, before, limit + 1),
+      keys: await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden),
       floor: state.floor,
     };
   }
@@ -181,10 +186,15 @@ export function createTimelinesService({
     userId: string,
     after: readonly [number, number, string] | null,
     limit: number,
+    hidden: readonly string[],
   ): Promise<TimelinePage | null> {
     const ranked = await ranking(userId);
     if (!ranked) return null;
-    const slice = trendingAfter(ranked, after).slice(0, limit + 1);
+    const shown = new Set(hidden);
+    const following = trendingAfter(ranked, after);
+    const slice = (
+      shown.size === 0 ? following : following.filter((entry) => !shown.has(entry.authorId))
+    ).slice(0, limit + 1);
     const keys = slice.map(({ id, likeCount, createdAt }) => ({ id, likeCount, createdAt }));
     return { keys, floor: '' };
   }
@@ -232,19 +242,21 @@ export function createTimelinesService({
 
     /**
      * A page of the member's Home from their timeline, or null when they keep none yet (the
-     * caller answers from follows; the timeline is being built).
+     * caller answers from follows; the timeline is being built). Posts of `hidden` authors
+     * (blocked either way or muted, see modules/safety) are left out.
      */
     async page(
       userId: string,
       sort: PostSort,
       after: readonly [number, string] | readonly [number, number, string] | null,
       limit: number,
+      hidden: readonly string[] = [],
     ): Promise<TimelinePage | null> {
       if (sort === 'trending') {
-        return trending(userId, after?.length === 3 ? after : null, limit);
+        return trending(userId, after?.length === 3 ? after : null, limit, hidden);
       }
       if (sort !== 'latest') return null;
-      return latest(userId, after ? String(after[after.length - 1]) : null, limit);
+      return latest(userId, after ? String(after[after.length - 1]) : null, limit, hidden);
     },
 
     /** In the post's transaction: the author sees their post on Home at once. */

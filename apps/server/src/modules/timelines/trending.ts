@@ -3,6 +3,7 @@ import type { RankedEntry } from './timelines.repository';
 /** A timeline post in trending order, with the values its cursor carries. */
 export interface Ranked {
   id: string;
+  authorId: string;
   likeCount: number;
   createdAt: number;
 }
@@ -16,7 +17,12 @@ function compare(a: Ranked, b: Ranked): number {
 
 export function rankTrending(entries: readonly RankedEntry[]): Ranked[] {
   return entries
-    .map((entry) => ({ id: entry.id, likeCount: entry.like_count, createdAt: entry.created_at }))
+    .map((entry) => ({
+      id: entry.id,
+      authorId: entry.author_id,
+      likeCount: entry.like_count,
+      createdAt: entry.created_at,
+    }))
     .sort(compare);
 }
 
@@ -27,7 +33,7 @@ export function trendingAfter(
 ): readonly Ranked[] {
   if (!after) return ranked;
   const [likeCount, createdAt, id] = after;
-  const position = { id, likeCount, createdAt };
+  const position = { id, authorId: '', likeCount, createdAt };
   // The first entry that comes after the position: binary search over the sorted order.
   let low = 0;
   let high = ranked.length;

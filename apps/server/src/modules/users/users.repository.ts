@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled';
+import { idList, idListValue, withRowLock } from '../../db/dialect';
 import type { Database, NewUser, UserRow } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -9,6 +10,18 @@ export type ListedUserRow = UserRow & { followed: unknown };
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Whether the member exists, holding their row until the transaction ends (PostgreSQL: FOR NO KEY
+ * UPDATE, the lock a counter update takes: it queues changes between two members, yet lets rows
+ * that merely point at the member, such as a notification written meanwhile, through; SQLite runs
+ * one write transaction at a time anyway).
+ */
+export async function lockUser(db: Db, id: string): Promise<boolean> {
+  const query = db.selectFrom('users').select('id').where('id', '=', id);
+  const row = await withRowLock(db, query, (q) => q.forNoKeyUpdate()).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Usernames are matched regardless of case, as the unique index on lower(username) does. */
@@ -129,10 +142,16 @@ export function searchUsers(
     afterUsername: string | null;
     limit: number;
     byTrigrams: boolean;
+    /** Members left out (those blocked either way with the viewer). */
+    exceptIds?: readonly string[];
   },
 ): Promise<ListedUserRow[]> {
   const pattern = `%${escapeLike(query.text.toLowerCase())}%`;
+  const exceptIds = query.exceptIds ?? [];
   let builder = listedUsers(db, query.viewerId);
+  if (exceptIds.length > 0) {
+    builder = builder.where('u.id', 'not in', idList(db, idListValue(db, exceptIds)));
+  }
   if (query.text !== '') {
     builder = builder.where((eb) =>
       eb.or(
@@ -152,10 +171,18 @@ export function searchUsers(
     .execute();
 }
 
-/** Who to follow: neither the viewer nor anyone they follow, most followed first. */
+/**
+ * Who to follow: neither the viewer, nor anyone they follow, nor `exceptIds` (those blocked either
+ * way with the viewer), most followed first.
+ */
 export function suggestUsers(
   db: Db,
-  query: { viewerId: string; after: readonly [number, string] | null; limit: number },
+  query: {
+    viewerId: string;
+    after: readonly [number, string] | null;
+    limit: number;
+    exceptIds: readonly string[];
+  },
 ): Promise<UserRow[]> {
   let builder = db
     .selectFrom('users as u')
@@ -172,6 +199,9 @@ export function suggestUsers(
         ),
       ),
     );
+  if (query.exceptIds.length > 0) {
+    builder = builder.where('u.id', 'not in', idList(db, idListValue(db, query.exceptIds)));
+  }
   if (query.after) {
     const after = query.after;
     builder = builder.where((eb) =>

@@ -14,10 +14,11 @@ import type { Kysely } from 'kysely';
 import type { Viewer } from '../../auth/viewer';
 import { isPostgres, sqlBoolean } from '../../db/dialect';
 import type { Database, NewUser, UserRow } from '../../db/schema';
-import type { Transact } from '../../events/transactions';
+import type { EventRecorder, Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import type { MediaService } from '../media/media.service';
+import type { HiddenMembers } from '../safety/hidden-members';
 import type { TimelinesService } from '../timelines/timelines.service';
 import { toUser, toUserStub } from './users.mapper';
 import * as repo from './users.repository';
@@ -40,6 +41,8 @@ export interface UsersServiceDeps {
   media: Pick<MediaService, 'assertUsable'>;
   /** Home timelines follow follows (in the follow's transaction). */
   timelines?: Pick<TimelinesService, 'followed' | 'unfollowed'>;
+  /** Blocks keep members apart: no follow, no profile, no place in search or suggestions. */
+  hidden: Pick<HiddenMembers, 'relationsOf' | 'blockedFor' | 'isBlockedEitherWay'>;
 }
 
 /**
@@ -54,6 +57,7 @@ export function createUsersService({
   transact,
   media,
   timelines,
+  hidden,
 }: UsersServiceDeps) {
   /**
    * Whether member search lets the trigram index pick its candidates (see repo.searchUsers).
@@ -73,6 +77,45 @@ export function createUsersService({
     return listed(row, viewer);
   }
 
+  /**
+   * Locks both members' rows, in id order (as every change between two members takes them: a
+   * follow and a block racing queue up instead of deadlocking or crossing); false when either
+   * is gone.
+   */
+  async function lockPair(trx: Db, a: string, b: string): Promise<boolean> {
+    for (const id of [a, b].sort()) {
+      if (!(await repo.lockUser(trx, id))) return false;
+    }
+    return true;
+  }
+
+  /** Ends a follow (its row, both counters, the follower's timeline) and records it. */
+  async function endFollow(
+    trx: Db,
+    events: EventRecorder,
+    followerId: string,
+    followeeId: string,
+  ): Promise<boolean> {
+    if (!(await repo.deleteFollow(trx, followerId, followeeId))) return false;
+    await repo.adjustFollowCount(trx, followerId, 'following_count', -1);
+    await repo.adjustFollowCount(trx, followeeId, 'followers_count', -1);
+    await timelines?.unfollowed(trx, followerId, followeeId);
+    const [follower, followee] = await Promise.all([
+      repo.findUserById(trx, followerId),
+      repo.findUserById(trx, followeeId),
+    ]);
+    events.record({
+      type: 'member.unfollowed',
+      payload: {
+        followerId,
+        followeeId,
+        followersCount: followee?.followers_count ?? 0,
+        followingCount: follower?.following_count ?? 0,
+      },
+    });
+    return true;
+  }
+
   /** Follow and unfollow share everything but the direction of the change. */
   async function changeFollow(
     viewer: Viewer,
@@ -81,8 +124,13 @@ export function createUsersService({
   ): Promise<FollowResponse> {
     if (userId === viewer.id) throw notFound(ErrorMessages.followSelf);
     return transact(async (trx, events) => {
-      const target = await repo.findUserById(trx, userId);
-      if (!target) throw notFound(ErrorMessages.userNotFound);
+      // Checked with both rows held: a block committing meanwhile is seen, or waits for this.
+      if (
+        !(await lockPair(trx, viewer.id, userId)) ||
+        (await hidden.isBlockedEitherWay(trx, viewer.id, userId))
+      ) {
+        throw notFound(ErrorMessages.userNotFound);
+      }
       const changed = follow
         ? await repo.insertFollow(trx, viewer.id, userId, Date.now())
         : await repo.deleteFollow(trx, viewer.id, userId);
@@ -156,10 +204,30 @@ export function createUsersService({
     followeesAmong: async (followerId: string, userIds: readonly string[]) =>
       new Set(await repo.followeesAmong(db, followerId, userIds)),
 
+    /**
+     * In a block's transaction: holds both members' rows (see lockPair); false when either is
+     * gone.
+     */
+    lockPair,
+
+    /**
+     * In a block's transaction (the pair locked): ends the follows between the two, both ways,
+     * each as an unfollow would.
+     */
+    async endFollowsBetween(trx: Db, events: EventRecorder, a: string, b: string): Promise<void> {
+      await endFollow(trx, events, a, b);
+      await endFollow(trx, events, b, a);
+    },
+
+    /** Members as lists show them to the viewer (the blocked and muted lists), in this order. */
+    listedFor: (rows: readonly UserRow[], viewer: Viewer): User[] =>
+      rows.map((row) => toUser(row, { includeEmail: row.id === viewer.id })),
+
     async search(viewer: Viewer | null, query: UserSearchQuery): Promise<UserPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['string'] as const)[0] : null;
       const text = query.q?.trim() ?? '';
       const rows = await repo.searchUsers(reads, {
+        exceptIds: await hidden.blockedFor(viewer?.id ?? null),
         viewerId: viewer?.id ?? null,
         text,
         afterUsername: after,
@@ -174,7 +242,12 @@ export function createUsersService({
 
     async suggestions(viewer: Viewer, query: PageQuery): Promise<UserPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['count', 'string'] as const) : null;
-      const rows = await repo.suggestUsers(db, { viewerId: viewer.id, after, limit: query.limit });
+      const rows = await repo.suggestUsers(db, {
+        viewerId: viewer.id,
+        after,
+        limit: query.limit,
+        exceptIds: await hidden.blockedFor(viewer.id),
+      });
       const { items, nextCursor } = pageOf(rows, query.limit, (row) => [
         row.followers_count,
         row.id,
@@ -182,10 +255,23 @@ export function createUsersService({
       return { users: items.map((row) => toUser(row, { followedByViewer: false })), nextCursor };
     },
 
+    /**
+     * A member who blocked the viewer does not exist for them; one the viewer blocked still
+     * answers (so they can unblock), marked viewerBlocks.
+     */
     async profile(username: string, viewer: Viewer | null): Promise<{ user: User }> {
       const row = await repo.findListedUserByUsername(db, username, viewer?.id ?? null);
       if (!row) throw notFound(ErrorMessages.userNotFound);
-      return { user: listed(row, viewer) };
+      if (!viewer) return { user: listed(row, viewer) };
+      const relations = await hidden.relationsOf(viewer.id);
+      if (relations.blockedBy.has(row.id)) throw notFound(ErrorMessages.userNotFound);
+      return {
+        user: {
+          ...listed(row, viewer),
+          viewerBlocks: relations.blocking.has(row.id),
+          viewerMutes: relations.muting.has(row.id),
+        },
+      };
     },
 
     async edit(viewer: Viewer, changes: ProfileChanges): Promise<{ user: User }> {
