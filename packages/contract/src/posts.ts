@@ -21,6 +21,10 @@ export const mediaUrlSchema = z
 
 export const POST_EMPTY = 'A post needs some text or an image.';
 
+/** The longest description (alt text) an image may have, in characters. */
+export const MEDIA_ALT_MAX = 1500;
+export const MEDIA_ALT_TOO_LONG = `An image description can be at most ${MEDIA_ALT_MAX.toLocaleString('en-US')} characters.`;
+
 /** What a member may set on a post; anything else sent along (ids, likes, dates) is ignored. */
 export const postInputSchema = z.object({
   content: z
@@ -30,6 +34,16 @@ export const postInputSchema = z.object({
     })
     .optional(),
   mediaURL: mediaUrlSchema.optional(),
+  /**
+   * The image's description for people who cannot see it (spaces around it dropped; empty for
+   * none, as is null). Kept only with an image: a new image without one starts with none.
+   */
+  mediaAlt: z
+    .string({ error: 'mediaAlt must be text.' })
+    .refine((text) => countCharacters(text) <= MEDIA_ALT_MAX, { message: MEDIA_ALT_TOO_LONG })
+    // A post sent back as it was read carries null for none.
+    .nullable()
+    .optional(),
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
@@ -67,6 +81,8 @@ export const postSchema = z.object({
   /** Tags and mentions of `content`, with offsets (see entities.ts). */
   entities: z.array(entitySchema),
   mediaURL: z.string().nullable(),
+  /** The image's description (alt text), null when it has none (or there is no image). */
+  mediaAlt: z.string().nullable(),
   username: z.string(),
   userId: z.string(),
   author: postAuthorSchema,

@@ -11,6 +11,7 @@ import * as memberSearch from './migrations/0009_member_search';
 import * as discovery from './migrations/0010_discovery';
 import * as account from './migrations/0011_account';
 import * as safety from './migrations/0012_safety';
+import * as mediaAlt from './migrations/0013_media_alt';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010_discovery': discovery,
   '0011_account': account,
   '0012_safety': safety,
+  '0013_media_alt': mediaAlt,
 };
 
 const provider: MigrationProvider = {

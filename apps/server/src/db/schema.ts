@@ -22,6 +22,8 @@ export interface PostsTable {
   user_id: string;
   content: string;
   media_url: string | null;
+  /** The image's description (alt text); null without an image or when none was given. */
+  media_alt: string | null;
   /** Tags and mentions of the content as JSON (see modules/discovery); null when none. */
   entities: string | null;
   like_count: Generated<number>;

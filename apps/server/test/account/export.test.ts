@@ -43,6 +43,7 @@ interface ExportedPost {
   id: string;
   content: string;
   mediaURL: string | null;
+  mediaAlt: string | null;
   likeCount: number;
   commentCount: number;
   createdAt: string;
@@ -123,6 +124,7 @@ describe('GET /api/users/me/export', () => {
       id: p1._id,
       content: p1.content,
       mediaURL: picture,
+      mediaAlt: null,
       likeCount: 1,
       commentCount: 2,
       createdAt: p1.createdAt,

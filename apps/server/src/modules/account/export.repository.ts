@@ -19,6 +19,7 @@ export function postsPage(db: Db, userId: string, after: TimeKey, limit: number)
       'id',
       'content',
       'media_url',
+      'media_alt',
       'like_count',
       'comment_count',
       'created_at',

@@ -196,6 +196,7 @@ export function createExportService({
             id: post.id,
             content: post.content,
             mediaURL: post.media_url,
+            mediaAlt: post.media_alt,
             likeCount: post.like_count,
             commentCount: post.comment_count,
             createdAt: toIso(post.created_at),

@@ -51,6 +51,7 @@ export function faceToPost(
     content: row.content,
     entities: face.entities,
     mediaURL: row.media_url,
+    mediaAlt: row.media_alt,
     username: row.username,
     userId: row.user_id,
     author: face.author,

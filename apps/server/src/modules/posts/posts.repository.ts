@@ -14,6 +14,7 @@ export interface PostCardRow {
   content: string;
   entities: string | null;
   media_url: string | null;
+  media_alt: string | null;
   like_count: number;
   comment_count: number;
   created_at: number;
@@ -58,6 +59,7 @@ const CARD_COLUMNS = [
   'p.content',
   'p.entities',
   'p.media_url',
+  'p.media_alt',
   'p.like_count',
   'p.comment_count',
   'p.created_at',
@@ -394,6 +396,7 @@ export async function insertPost(
     content: string;
     entities: string | null;
     media_url: string | null;
+    media_alt: string | null;
     created_at: number;
   },
 ): Promise<void> {
@@ -410,6 +413,7 @@ export async function updatePost(
     content: string;
     entities: string | null;
     media_url: string | null;
+    media_alt: string | null;
     updated_at: number;
   },
 ): Promise<void> {

@@ -40,6 +40,12 @@ function keysetOf(query: FeedQuery): repo.PostKeyset | null {
     : decodeCursor(query.cursor, ['number', 'string'] as const);
 }
 
+/** An image description as stored: spaces around it dropped, none for an empty one. */
+function altTextOf(text: string | null | undefined): string | null {
+  const trimmed = text?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+}
+
 const DAY = 24 * 60 * 60 * 1000;
 const HOME_WINDOWS_DAYS = [7, 60];
 
@@ -257,6 +263,7 @@ export function createPostsService({
           content,
           entities: encodeEntities(found),
           media_url: input.mediaURL ?? null,
+          media_alt: input.mediaURL ? altTextOf(input.mediaAlt) : null,
           created_at: now,
         });
         await repo.adjustPostsCount(trx, viewer.id, 1);
@@ -284,11 +291,19 @@ export function createPostsService({
         if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
         const mediaChanged = mediaUrl !== post.media_url;
         if (mediaChanged) await media.assertUsable(trx, viewer.id, mediaUrl);
+        // Another image does not keep the description of the one it replaces.
+        const keptAlt = mediaChanged ? null : post.media_alt;
+        const mediaAlt = mediaUrl
+          ? input.mediaAlt === undefined
+            ? keptAlt
+            : altTextOf(input.mediaAlt)
+          : null;
         const found = await entities.resolve(trx, content);
         await repo.updatePost(trx, postId, {
           content,
           entities: encodeEntities(found),
           media_url: mediaUrl,
+          media_alt: mediaAlt,
           updated_at: Date.now(),
         });
         const mentioned = await entities.record(trx, 'post', {

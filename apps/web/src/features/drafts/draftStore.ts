@@ -11,6 +11,8 @@ export interface Draft {
   postId: string | null;
   text: string;
   image: File | null;
+  /** The image's description ('' for none). */
+  altText: string;
   /** Edit Post only: the member removed the post's image. */
   removeImage: boolean;
   updatedAt: number;

@@ -5,10 +5,12 @@ import type { Draft } from './draftStore';
 export interface DraftContent {
   text: string;
   image: File | null;
+  /** The image's description. */
+  altText: string;
   removeImage: boolean;
 }
 
-const EMPTY: DraftContent = { text: '', image: null, removeImage: false };
+const EMPTY: DraftContent = { text: '', image: null, altText: '', removeImage: false };
 
 /** Typing settles this long before the draft is written. */
 const SAVE_DELAY_MS = 400;
@@ -101,7 +103,8 @@ export function useDraft({ memberId, postId, content, restore, isPristine }: Use
       }
       if (kept) {
         setCurrent(kept.id);
-        latest.current.restore(kept);
+        // Drafts kept by an earlier version may lack newer fields.
+        latest.current.restore({ ...EMPTY, ...kept });
       }
       await refreshList();
     })();
@@ -143,7 +146,7 @@ export function useDraft({ memberId, postId, content, restore, isPristine }: Use
     async (draft: Draft | null) => {
       await flush();
       setCurrent(draft?.id ?? null);
-      latest.current.restore(draft ?? EMPTY);
+      latest.current.restore({ ...EMPTY, ...draft });
     },
     [flush],
   );

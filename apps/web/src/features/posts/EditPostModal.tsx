@@ -22,6 +22,7 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
   const formId = useId();
   const [text, setText] = useState(post.content);
   const [image, setImage] = useState<ImageChange>({ kind: 'keep' });
+  const [altText, setAltText] = useState(post.mediaAlt ?? '');
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const edit = useEditPost();
@@ -34,16 +35,21 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
         text,
         image: image.kind === 'replace' ? image.file : null,
         removeImage: image.kind === 'remove',
+        altText,
       }),
-      [text, image],
+      [text, image, altText],
     ),
     restore: useCallback((kept: DraftContent) => {
       setText(kept.text);
+      setAltText(kept.altText);
       if (kept.image) setImage({ kind: 'replace', file: kept.image });
       else setImage(kept.removeImage ? { kind: 'remove' } : { kind: 'keep' });
     }, []),
     isPristine: (content) =>
-      content.text === post.content && !content.image && !content.removeImage,
+      content.text === post.content &&
+      !content.image &&
+      !content.removeImage &&
+      content.altText === (post.mediaAlt ?? ''),
   });
   const cancel = () => {
     void draft.clear();
@@ -61,6 +67,7 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
         post,
         content: text.trim(),
         image,
+        altText,
         onProgress: image.kind === 'replace' ? setProgress : undefined,
       },
       {
@@ -98,10 +105,15 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
         image={shown}
         onPickImage={(file) => {
           setImage({ kind: 'replace', file });
+          // A new picture needs its own description.
+          setAltText('');
         }}
         onRemoveImage={() => {
           setImage({ kind: 'remove' });
+          setAltText('');
         }}
+        altText={altText}
+        onAltTextChange={setAltText}
         progress={progress}
         busy={edit.isPending}
         emojiOpen={emojiOpen}

@@ -28,9 +28,23 @@ export function isLikedBy(post: Post, username: string): boolean {
   return post.likedByViewer || post.likes.likedBy.some((ref) => ref.username === username);
 }
 
-/** The post's picture; a quiet placeholder stands in when it cannot be loaded. */
-function PostImage({ src, alt }: { src: string; alt: string }) {
+/**
+ * The post's picture, named by its description when it has one (an ALT badge then shows the
+ * description on demand); a quiet placeholder stands in when it cannot be loaded.
+ */
+function PostImage({
+  src,
+  description,
+  fallbackAlt,
+}: {
+  src: string;
+  description: string | null;
+  fallbackAlt: string;
+}) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const [showDescription, setShowDescription] = useState(false);
+  const descriptionId = useId();
+  const alt = description ?? fallbackAlt;
   if (failedSrc === src) {
     return (
       <div className="post-card__media post-card__media--missing" role="img" aria-label={alt}>
@@ -40,17 +54,38 @@ function PostImage({ src, alt }: { src: string; alt: string }) {
     );
   }
   return (
-    <div className="post-card__media">
-      <img
-        src={src}
-        alt={alt}
-        className="post-card__image"
-        loading="lazy"
-        decoding="async"
-        onError={() => {
-          setFailedSrc(src);
-        }}
-      />
+    <div className="post-card__figure">
+      <div className="post-card__media">
+        <img
+          src={src}
+          alt={alt}
+          className="post-card__image"
+          loading="lazy"
+          decoding="async"
+          onError={() => {
+            setFailedSrc(src);
+          }}
+        />
+        {description !== null && (
+          <button
+            type="button"
+            className="post-card__alt-badge"
+            aria-label={showDescription ? 'Hide image description' : 'Show image description'}
+            aria-expanded={showDescription}
+            aria-controls={descriptionId}
+            onClick={() => {
+              setShowDescription((shown) => !shown);
+            }}
+          >
+            ALT
+          </button>
+        )}
+      </div>
+      {description !== null && (
+        <p id={descriptionId} className="post-card__alt-text" hidden={!showDescription}>
+          {description}
+        </p>
+      )}
     </div>
   );
 }
@@ -139,7 +174,13 @@ function CardBody({
           <RichText text={post.content} entities={post.entities} />
         </p>
       )}
-      {post.mediaURL && <PostImage src={post.mediaURL} alt={`Image posted by ${fullName}`} />}
+      {post.mediaURL && (
+        <PostImage
+          src={post.mediaURL}
+          description={post.mediaAlt}
+          fallbackAlt={`Image posted by ${fullName}`}
+        />
+      )}
 
       <footer className="post-card__actions">
         <button

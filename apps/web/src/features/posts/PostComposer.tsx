@@ -29,6 +29,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const { user } = useRequiredSession();
   const [text, setText] = useState('');
   const [image, setImage] = useState<File | null>(null);
+  const [altText, setAltText] = useState('');
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const create = useCreatePost();
@@ -36,10 +37,11 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const draft = useDraft({
     memberId: user._id,
     postId: null,
-    content: useMemo(() => ({ text, image, removeImage: false }), [text, image]),
+    content: useMemo(() => ({ text, image, altText, removeImage: false }), [text, image, altText]),
     restore: useCallback((kept: DraftContent) => {
       setText(kept.text);
       setImage(kept.image);
+      setAltText(kept.altText);
     }, []),
     isPristine: isEmptyPost,
   });
@@ -47,11 +49,17 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const submit = () => {
     if (create.isPending) return;
     create.mutate(
-      { content: text.trim(), image, onProgress: image ? setProgress : undefined },
+      {
+        content: text.trim(),
+        image,
+        altText: image ? altText : '',
+        onProgress: image ? setProgress : undefined,
+      },
       {
         onSuccess: () => {
           setText('');
           setImage(null);
+          setAltText('');
           setEmojiOpen(false);
           void draft.clear();
           onPosted?.();
@@ -75,7 +83,10 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
         onPickImage={setImage}
         onRemoveImage={() => {
           setImage(null);
+          setAltText('');
         }}
+        altText={altText}
+        onAltTextChange={setAltText}
         progress={progress}
         busy={create.isPending}
         emojiOpen={emojiOpen}

@@ -11,6 +11,7 @@ import { CloseIcon } from '../../components/icons';
 import { IconButton } from '../../components/IconButton';
 import { MentionListbox } from '../mentions/MentionListbox';
 import { useMentionAutocomplete } from '../mentions/useMentionAutocomplete';
+import { AltTextField } from './AltTextField';
 import { EmojiPicker } from './EmojiPicker';
 import { EmojiIcon, ImageIcon } from './postIcons';
 import './posts.css';
@@ -26,6 +27,9 @@ export interface PostEditorProps {
   image: EditorImage;
   onPickImage: (file: File) => void;
   onRemoveImage: () => void;
+  /** The image's description (alt text), edited under its preview. */
+  altText: string;
+  onAltTextChange: (altText: string) => void;
   /** Share of the image uploaded so far while an upload runs, else null. */
   progress: number | null;
   busy: boolean;
@@ -74,6 +78,8 @@ export function PostEditor({
   image,
   onPickImage,
   onRemoveImage,
+  altText,
+  onAltTextChange,
   progress,
   busy,
   emojiOpen,
@@ -178,6 +184,7 @@ export function PostEditor({
               )}
             </div>
           )}
+          {image && <AltTextField value={altText} onChange={onAltTextChange} disabled={busy} />}
           {progress !== null && (
             <div
               className="post-editor__progress"

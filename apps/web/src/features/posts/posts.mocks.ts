@@ -33,6 +33,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     content: `Post number ${String(sequence)}`,
     entities: [],
     mediaURL: null,
+    mediaAlt: null,
     username: author.username,
     userId: author._id,
     author,

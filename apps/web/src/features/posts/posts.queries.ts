@@ -94,6 +94,8 @@ export type ImageChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'repla
 export interface PublishVariables {
   content: string;
   image: File | null;
+  /** The image's description ('' for none). */
+  altText: string;
   onProgress?: (fraction: number) => void;
 }
 
@@ -103,11 +105,12 @@ export function useCreatePost() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['posts', 'create'],
-    mutationFn: async ({ content, image, onProgress }: PublishVariables) => {
+    mutationFn: async ({ content, image, altText, onProgress }: PublishVariables) => {
       const mediaURL = image
         ? (await uploadImage(image, { token, purpose: 'post', onProgress })).url
         : null;
       const postData: PostInput = { content, mediaURL };
+      if (mediaURL && altText.trim() !== '') postData.mediaAlt = altText;
       return createPost(postData, token);
     },
     onSuccess: ({ post }) => {
@@ -131,6 +134,8 @@ export interface EditVariables {
   post: Post;
   content: string;
   image: ImageChange;
+  /** The image's description as it should be ('' for none). */
+  altText: string;
   onProgress?: (fraction: number) => void;
 }
 
@@ -140,8 +145,11 @@ export function useEditPost() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['posts', 'edit'],
-    mutationFn: async ({ post, content, image, onProgress }: EditVariables) => {
+    mutationFn: async ({ post, content, image, altText, onProgress }: EditVariables) => {
       const postData: PostInput = { content };
+      // Sent only when it changes: a new image starts without the old one's description.
+      const altChanged = altText !== (post.mediaAlt ?? '') || image.kind === 'replace';
+      if (image.kind !== 'remove' && altChanged) postData.mediaAlt = altText;
       if (image.kind === 'remove') postData.mediaURL = null;
       if (image.kind === 'replace') {
         const upload = await uploadImage(image.file, { token, purpose: 'post', onProgress });
@@ -155,6 +163,7 @@ export function useEditPost() {
         content: post.content,
         entities: post.entities,
         mediaURL: post.mediaURL,
+        mediaAlt: post.mediaAlt,
         updatedAt: post.updatedAt,
       }));
       invalidateTagViews(queryClient, tagsOf([...before.entities, ...post.entities]));
