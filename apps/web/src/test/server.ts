@@ -13,6 +13,8 @@ const emptyListHandlers = [
   http.get('*/api/posts/user/:username', () => HttpResponse.json({ posts: [], nextCursor: null })),
   http.get('*/api/users/bookmark', () => HttpResponse.json({ bookmarks: [], nextCursor: null })),
   http.get('*/api/users/suggestions', () => HttpResponse.json({ users: [], nextCursor: null })),
+  http.get('*/api/users/me/blocked', () => HttpResponse.json({ users: [], nextCursor: null })),
+  http.get('*/api/users/me/muted', () => HttpResponse.json({ users: [], nextCursor: null })),
   http.get('*/api/notifications/unread', () => HttpResponse.json({ unreadCount: 0 })),
   http.get('*/api/trends/tags', () => HttpResponse.json({ tags: [] })),
 ];

@@ -12,6 +12,7 @@ import { updatePostInCaches } from '../posts/postCache';
 import { addComment, deleteComment, editComment, fetchCommentPage } from './comments.api';
 
 export const commentKeys = {
+  all: ['comments'] as const,
   post: (postId: string) => ['comments', postId] as const,
 };
 

@@ -26,6 +26,10 @@ export const liveEventSchemas = {
   'bookmark.removed': events['bookmark.removed'],
   'profile.edited': events['profile.edited'].pick({ userId: true }),
   'member.deleted': events['member.deleted'].pick({ userId: true }),
+  'member.blocked': events['member.blocked'],
+  'member.unblocked': events['member.unblocked'],
+  'member.muted': events['member.muted'],
+  'member.unmuted': events['member.unmuted'],
   'notifications.changed': events['notifications.changed'],
   'sessions.revoked': events['sessions.revoked'],
 } satisfies Record<DomainEventType, unknown>;

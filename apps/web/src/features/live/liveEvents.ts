@@ -14,6 +14,7 @@ import {
 } from '../posts/postCache';
 import { postKeys, type FeedSource } from '../posts/postKeys';
 import { fetchPost } from '../posts/posts.api';
+import { invalidateHiddenContent, safetyMutationKey } from '../safety/safetyCache';
 import { findCachedUser, showsUser, updateUserInCaches } from '../users/userCache';
 import { editProfileMutationKey, followMutationKey, userKeys } from '../users/users.queries';
 import type { LiveEvent, LiveEventPayloads } from './liveEventTypes';
@@ -262,6 +263,33 @@ function onProfileEdited(
 }
 
 /**
+ * The member blocked, unblocked, muted or unmuted someone in another tab or device: what that
+ * hides or brings back is read again. This tab's own changes refresh it themselves.
+ */
+function onSafetyChange(
+  { queryClient }: LiveContext,
+  viewer: Viewer,
+  event: Extract<
+    LiveEvent,
+    { type: 'member.blocked' | 'member.unblocked' | 'member.muted' | 'member.unmuted' }
+  >,
+): void {
+  const { userId, targetId } = event.payload;
+  if (userId !== viewer._id) return;
+  if (queryClient.isMutating({ mutationKey: safetyMutationKey }) > 0) return;
+  const target = findCachedUser(queryClient, targetId);
+  const shown =
+    event.type === 'member.blocked' || event.type === 'member.unblocked'
+      ? target?.viewerBlocks === (event.type === 'member.blocked')
+      : target?.viewerMutes === (event.type === 'member.muted');
+  if (shown) return;
+  invalidateHiddenContent(
+    queryClient,
+    event.type === 'member.blocked' && target ? { blockedUsername: target.username } : {},
+  );
+}
+
+/**
  * Applies one event of the member's stream to what the app shows. Counts in events are
  * absolute (the value after the change), so they are set, never added: an event about a change
  * this tab already shows (its own like, follow or comment) changes nothing.
@@ -318,6 +346,12 @@ export function applyLiveEvent(context: LiveContext, event: LiveEvent): void {
       // The member and everything of theirs are gone, which changes lists and counts anywhere:
       // what is shown is read again (for the viewer's own account, that answers 401).
       resyncEverything(context);
+      return;
+    case 'member.blocked':
+    case 'member.unblocked':
+    case 'member.muted':
+    case 'member.unmuted':
+      onSafetyChange(context, viewer, event);
       return;
     case 'sessions.revoked':
       // Nothing to update: the server then closes the stream of a revoked session, and its

@@ -8,6 +8,8 @@ import { isApiError } from '../../lib/api';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { PostFeed } from '../posts/PostFeed';
+import { BlockedNotice } from '../safety/BlockedNotice';
+import { ProfileSafetyMenu } from '../safety/ProfileSafetyMenu';
 import { FollowButton } from '../users/FollowButton';
 import { useProfileQuery } from '../users/users.queries';
 import { EditProfileModal } from './EditProfileModal';
@@ -45,13 +47,19 @@ function ProfileCard({ user, own }: { user: User; own: boolean }) {
               Edit
             </Button>
           ) : (
-            <FollowButton user={user} size="md" />
+            <>
+              {user.viewerBlocks !== true && <FollowButton user={user} size="md" />}
+              <ProfileSafetyMenu user={user} />
+            </>
           )}
         </div>
       </div>
       <div className="profile-card__body">
         <h1 className="profile-card__name">{fullName}</h1>
-        <p className="profile-card__username">@{user.username}</p>
+        <p className="profile-card__username">
+          <span>@{user.username}</span>
+          {user.viewerMutes === true && <span className="muted-note">Muted</span>}
+        </p>
         {user.bio.trim() !== '' && <p className="profile-card__bio">{user.bio}</p>}
         <dl className="profile-card__stats">
           <ProfileStat label="Posts" value={user.postsCount} />
@@ -110,7 +118,8 @@ function ProfileProblem({
 
 /**
  * A member's profile: avatar, names, bio and counts; Edit on the viewer's own profile, Follow
- * or Unfollow on others'; then their posts.
+ * or Unfollow and the More menu (mute, block) on others'; then their posts, or instead a notice
+ * with Unblock when the viewer blocked them.
  */
 export function ProfilePage() {
   const { username = '' } = useParams();
@@ -171,12 +180,16 @@ export function ProfilePage() {
   return (
     <section className="page profile">
       <ProfileCard user={user} own={user._id === viewer._id} />
-      <section className="profile__posts" aria-labelledby={postsHeadingId}>
-        <h2 id={postsHeadingId} className="profile__posts-title">
-          Posts
-        </h2>
-        <PostFeed source={{ kind: 'user', username: user.username }} emptyText="No post yet!" />
-      </section>
+      {user.viewerBlocks === true ? (
+        <BlockedNotice user={user} />
+      ) : (
+        <section className="profile__posts" aria-labelledby={postsHeadingId}>
+          <h2 id={postsHeadingId} className="profile__posts-title">
+            Posts
+          </h2>
+          <PostFeed source={{ kind: 'user', username: user.username }} emptyText="No post yet!" />
+        </section>
+      )}
     </section>
   );
 }

@@ -12,7 +12,7 @@ describe('settings page', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
     expect(document.title).toBe('Settings · Perch');
-    for (const name of ['Profile', 'Password', 'Devices', 'Your data']) {
+    for (const name of ['Profile', 'Password', 'Devices', 'Blocked and muted', 'Your data']) {
       const region = screen.getByRole('region', { name });
       expect(within(region).getByRole('heading', { level: 2, name })).toBeInTheDocument();
     }

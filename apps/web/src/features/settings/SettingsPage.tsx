@@ -3,9 +3,13 @@ import { DataSection } from './DataSection';
 import { DevicesSection } from './DevicesSection';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
+import { SafetySection } from './SafetySection';
 import './settings.css';
 
-/** The member's account: profile, password, signed-in devices, and their data. */
+/**
+ * The member's account: profile, password, signed-in devices, blocked and muted members, and
+ * their data.
+ */
 export function SettingsPage() {
   return (
     <section className="page settings">
@@ -14,6 +18,7 @@ export function SettingsPage() {
         <ProfileSection />
         <PasswordSection />
         <DevicesSection />
+        <SafetySection />
         <DataSection />
       </div>
     </section>
