@@ -127,13 +127,18 @@ describe.skipIf(executable === null)('posts', () => {
       buffer: gradientPng(),
     });
     await visible(box.getByRole('img', { name: 'Selected image' }));
+    const description = `A soft gradient from blue to pink ${stamp}`;
+    await box.getByRole('textbox', { name: 'Image description' }).fill(description);
 
     await box.getByRole('button', { name: 'Post', exact: true }).click();
 
     await visible(toast(page, 'New post created'));
     const card = postCard(page, `Picture post ${stamp}`);
-    const image = card.getByRole('img', { name: 'Image posted by Guest User' });
+    // The description is the picture's accessible name, and shows under ALT on demand.
+    const image = card.getByRole('img', { name: description });
     await visible(image);
+    await card.getByRole('button', { name: 'Show image description' }).click();
+    await visible(card.getByText(description, { exact: true }));
     expect(await image.getAttribute('src')).toMatch(/^\/media\/.+/);
     await expect
       .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
