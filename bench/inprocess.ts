@@ -16,6 +16,7 @@ import { createPostCards } from '../apps/server/src/modules/posts/post-cards';
 import { createEntitiesService } from '../apps/server/src/modules/discovery/entities.service';
 import { createPostsService } from '../apps/server/src/modules/posts/posts.service';
 import { createReaderFlags } from '../apps/server/src/modules/posts/reader-flags';
+import { createHiddenMembers } from '../apps/server/src/modules/safety/hidden-members';
 import { createUsersService } from '../apps/server/src/modules/users/users.service';
 import { percentile, Prng } from './lib/prng';
 import { searchFragment } from './lib/text';
@@ -45,7 +46,9 @@ function servicesOf(db: Db) {
   const media = {
     assertUsable: () => Promise.reject(new Error('the in-process benchmark only reads')),
   };
-  const users = createUsersService({ db, transact, media });
+  // No one blocks or mutes anyone in generated data: each viewer's relations are read once.
+  const hidden = createHiddenMembers({ reads: db, max: 10_000 });
+  const users = createUsersService({ db, transact, media, hidden });
   // Home as computed from follows: what a member's first read (and any read past their timeline)
   // costs. The server's timelines are measured over HTTP.
   const timelines = { page: () => Promise.resolve(null), posted: () => Promise.resolve() };
@@ -61,6 +64,7 @@ function servicesOf(db: Db) {
     cards,
     flags,
     entities,
+    hidden,
   });
   return { posts, users, bookmarks: createBookmarksService({ db, transact, posts }) };
 }
