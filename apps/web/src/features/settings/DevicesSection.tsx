@@ -2,7 +2,8 @@ import type { Session } from '@perch/contract';
 import { useRef } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '../../components/Button';
-import { formatFullDate, formatRelativeTime } from './relativeTime';
+import { LoadProblem } from './LoadProblem';
+import { formatFullDate, formatRelativeTime } from '../../lib/relativeTime';
 import {
   settingsMessages,
   useLogoutOtherSessions,
@@ -80,19 +81,13 @@ export function DevicesSection() {
   let content;
   if (query.data === undefined && query.isError) {
     content = (
-      <div className="settings-problem">
-        <p role="alert">Your devices could not be loaded.</p>
-        <Button
-          variant="secondary"
-          size="sm"
-          loading={query.isFetching}
-          onClick={() => {
-            void query.refetch();
-          }}
-        >
-          Retry
-        </Button>
-      </div>
+      <LoadProblem
+        message={'Your devices could not be loaded.'}
+        retrying={query.isFetching}
+        onRetry={() => {
+          void query.refetch();
+        }}
+      />
     );
   } else if (query.data === undefined) {
     content = (

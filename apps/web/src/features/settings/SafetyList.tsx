@@ -1,6 +1,7 @@
 import type { User } from '@perch/contract';
 import { useId, useRef } from 'react';
 import { Button } from '../../components/Button';
+import { LoadProblem } from './LoadProblem';
 import type { SafetyListKind } from '../safety/safety.api';
 import { useSafetyAction, useSafetyList } from '../safety/safety.queries';
 import { flattenUsers } from '../search/search.queries';
@@ -76,19 +77,13 @@ export function SafetyList({ kind }: { kind: SafetyListKind }) {
   let content;
   if (query.data === undefined && query.isError) {
     content = (
-      <div className="settings-problem">
-        <p role="alert">{texts.failed}</p>
-        <Button
-          variant="secondary"
-          size="sm"
-          loading={query.isFetching}
-          onClick={() => {
-            void query.refetch();
-          }}
-        >
-          Retry
-        </Button>
-      </div>
+      <LoadProblem
+        message={texts.failed}
+        retrying={query.isFetching}
+        onRetry={() => {
+          void query.refetch();
+        }}
+      />
     );
   } else if (query.data === undefined) {
     content = (
