@@ -17,6 +17,7 @@ import { createEntitiesService } from '../apps/server/src/modules/discovery/enti
 import { createPostsService } from '../apps/server/src/modules/posts/posts.service';
 import { createReaderFlags } from '../apps/server/src/modules/posts/reader-flags';
 import { createHiddenMembers } from '../apps/server/src/modules/safety/hidden-members';
+import { createIdempotencyService } from '../apps/server/src/modules/idempotency/idempotency.service';
 import { createUsersService } from '../apps/server/src/modules/users/users.service';
 import { percentile, Prng } from './lib/prng';
 import { searchFragment } from './lib/text';
@@ -65,6 +66,7 @@ function servicesOf(db: Db) {
     flags,
     entities,
     hidden,
+    idempotency: createIdempotencyService({ db }),
   });
   return { posts, users, bookmarks: createBookmarksService({ db, transact, posts }) };
 }

@@ -25,6 +25,7 @@ import { createPostCards } from './modules/posts/post-cards';
 import { createPostsService } from './modules/posts/posts.service';
 import { createReaderFlags } from './modules/posts/reader-flags';
 import { createHiddenMembers } from './modules/safety/hidden-members';
+import { createIdempotencyService } from './modules/idempotency/idempotency.service';
 import { createSafetyService } from './modules/safety/safety.service';
 import { createSessionsService } from './modules/sessions/sessions.service';
 import { createTimelinesService } from './modules/timelines/timelines.service';
@@ -68,6 +69,7 @@ export function createServices({
   const cards = createPostCards({ reads, max: config.cardCacheSize });
   const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
   const hidden = createHiddenMembers({ reads, max: 50_000 });
+  const idempotency = createIdempotencyService({ db });
   const users = createUsersService({ db, reads, transact, media, timelines, hidden });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({
@@ -81,8 +83,9 @@ export function createServices({
     flags,
     entities,
     hidden,
+    idempotency,
   });
-  const comments = createCommentsService({ db, transact, posts, entities, hidden });
+  const comments = createCommentsService({ db, transact, posts, entities, hidden, idempotency });
   const discovery = createDiscoveryService({
     db,
     reads,
@@ -149,6 +152,7 @@ export function createServices({
   const scheduler = createScheduler({ lock: infra.jobLock, log });
   const jobs = {
     pruneSessions: () => sessions.pruneExpired(),
+    pruneIdempotencyKeys: () => idempotency.prune(),
     pruneOutbox: () =>
       db.transaction().execute((trx) => deleteEventsBefore(trx, Date.now() - OUTBOX_RETENTION_MS)),
     sweepMedia: () => media.sweep(),
@@ -173,6 +177,7 @@ export function createServices({
     media,
     notifications,
     safety,
+    idempotency,
     relay,
     hub,
     streams,
@@ -184,6 +189,9 @@ export function createServices({
       await relay.start();
       scheduler.every('outbox-prune', HOUR, jobs.pruneOutbox, { firstDelayMs: 60_000 });
       scheduler.every('sessions-prune', HOUR, jobs.pruneSessions, { firstDelayMs: 90_000 });
+      scheduler.every('idempotency-prune', HOUR, jobs.pruneIdempotencyKeys, {
+        firstDelayMs: 100_000,
+      });
       scheduler.every('search-tidy', 10 * MINUTE, jobs.tidySearchIndex, {
         firstDelayMs: 3 * MINUTE,
       });

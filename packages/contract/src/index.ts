@@ -17,3 +17,4 @@ export * from './entities';
 export * from './discovery';
 export * from './account';
 export * from './safety';
+export * from './idempotency';

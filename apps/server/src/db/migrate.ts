@@ -12,6 +12,7 @@ import * as discovery from './migrations/0010_discovery';
 import * as account from './migrations/0011_account';
 import * as safety from './migrations/0012_safety';
 import * as mediaAlt from './migrations/0013_media_alt';
+import * as idempotencyKeys from './migrations/0014_idempotency_keys';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_account': account,
   '0012_safety': safety,
   '0013_media_alt': mediaAlt,
+  '0014_idempotency_keys': idempotencyKeys,
 };
 
 const provider: MigrationProvider = {

@@ -208,6 +208,16 @@ export interface Database {
   comment_mentions: CommentMentionsTable;
   blocks: SafetyTable;
   mutes: SafetyTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+/** A create's Idempotency-Key and what the first request with it made (modules/idempotency). */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  post_id: string | null;
+  comment_id: string | null;
+  created_at: number;
 }
 
 export type UserRow = Selectable<UsersTable>;

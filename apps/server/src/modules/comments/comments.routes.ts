@@ -1,4 +1,6 @@
 import {
+  IDEMPOTENCY_HEADER,
+  idempotencyHeadersSchema,
   commentBodySchema,
   commentParamsSchema,
   pageQuerySchema,
@@ -31,12 +33,20 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/add/:postId',
-    { ...auth, schema: { params: postIdParamsSchema, body: commentBodySchema } },
+    {
+      ...auth,
+      schema: {
+        params: postIdParamsSchema,
+        body: commentBodySchema,
+        headers: idempotencyHeadersSchema,
+      },
+    },
     async (req, reply) => {
       const result = await comments.add(
         viewerOf(req),
         req.params.postId,
         req.body.commentData.text,
+        req.headers[IDEMPOTENCY_HEADER],
       );
       return reply.status(201).send(await withPosts(req, result));
     },

@@ -1,4 +1,5 @@
 import {
+  IdempotencyErrors,
   EMBEDDED_COMMENTS_MAX,
   ErrorMessages,
   type Comment,
@@ -11,11 +12,12 @@ import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
 import type { Transact } from '../../events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
-import { badRequest, notFound } from '../../lib/errors';
+import { AppError, badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { FIRST_PAGE_SIZE, type PostsService } from '../posts/posts.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import { recordMentions, type EntitiesService } from '../discovery/entities.service';
+import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { HiddenMembers } from '../safety/hidden-members';
 import { toComment } from './comments.mapper';
 import * as repo from './comments.repository';
@@ -39,6 +41,8 @@ export interface CommentsServiceDeps {
   entities: Pick<EntitiesService, 'resolve' | 'record'>;
   /** Comments of members the viewer does not see (blocked either way, muted) are left out. */
   hidden: Pick<HiddenMembers, 'hiddenFor' | 'isBlockedEitherWay'>;
+  /** Comments sent again with the same Idempotency-Key answer the first one's comment. */
+  idempotency: Pick<IdempotencyService, 'replayed' | 'made'>;
 }
 
 export function createCommentsService({
@@ -47,6 +51,7 @@ export function createCommentsService({
   posts,
   entities,
   hidden,
+  idempotency,
 }: CommentsServiceDeps) {
   /**
    * For a change: locks the post (as every change under a post does, see lockPostForChange), then
@@ -122,15 +127,21 @@ export function createCommentsService({
     firstPage: async (postId: string, viewer: Viewer) =>
       (await list(postId, viewer, { limit: FIRST_PAGE_SIZE })).comments,
 
+    /** With an idempotency key, a retry answers the comment the first request made. */
     async add(
       viewer: Viewer,
       postId: string,
       text: string,
+      idempotencyKey?: string,
     ): Promise<{ comment: Comment; post: Post }> {
       const now = Date.now();
       const id = newId(now);
       const post = await transact(async (trx, events) => {
         const locked = await posts.lockedPost(trx, postId, viewer);
+        if (idempotencyKey !== undefined) {
+          const earlier = await idempotency.replayed(trx, viewer.id, idempotencyKey, 'comment');
+          if (earlier !== null) return { replayed: earlier };
+        }
         const found = await entities.resolve(trx, text);
         await repo.insertComment(trx, {
           id,
@@ -159,9 +170,17 @@ export function createCommentsService({
           },
         });
         recordMentions(events, { postId, commentId: id, authorId: viewer.id }, mentioned);
+        if (idempotencyKey !== undefined) {
+          await idempotency.made(trx, viewer.id, idempotencyKey, { comment_id: id });
+        }
         // The answer's card is the row read for the change, with the new count.
         return posts.asPost({ ...locked, comment_count: locked.comment_count + 1 }, viewer);
       });
+      if ('replayed' in post) {
+        const comment = await card(post.replayed, viewer);
+        if (comment.postId !== postId) throw new AppError(422, IdempotencyErrors.reused);
+        return { comment, post: await posts.card(postId, viewer) };
+      }
       posts.changed(postId);
       return { comment: await card(id, viewer), post };
     },

@@ -1,4 +1,6 @@
 import {
+  IDEMPOTENCY_HEADER,
+  idempotencyHeadersSchema,
   feedQuerySchema,
   postBodySchema,
   postEditBodySchema,
@@ -46,10 +48,15 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       readerOf(req),
     );
 
-  app.post('/', { ...auth, schema: { body: postBodySchema } }, async (req, reply) => {
-    const post = await posts.create(viewerOf(req), req.body.postData);
-    return reply.status(201).send(await answer(req, { post }));
-  });
+  app.post(
+    '/',
+    { ...auth, schema: { body: postBodySchema, headers: idempotencyHeadersSchema } },
+    async (req, reply) => {
+      const key = req.headers[IDEMPOTENCY_HEADER];
+      const post = await posts.create(viewerOf(req), req.body.postData, key);
+      return reply.status(201).send(await answer(req, { post }));
+    },
+  );
   app.post(
     '/edit/:postId',
     { ...auth, schema: { ...byId, body: postEditBodySchema } },

@@ -16,6 +16,7 @@ import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MediaService } from '../media/media.service';
+import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { HiddenMembers } from '../safety/hidden-members';
 import type { UsersService } from '../users/users.service';
 import { recordMentions, type EntitiesService } from '../discovery/entities.service';
@@ -78,6 +79,8 @@ export interface PostsServiceDeps {
   entities: Pick<EntitiesService, 'resolve' | 'record' | 'forgetPost'>;
   /** Whose posts each viewer does not see, and which posts they may not touch. */
   hidden: Pick<HiddenMembers, 'hiddenFor' | 'separated' | 'isBlockedEitherWay'>;
+  /** Creates sent again with the same Idempotency-Key answer the first one's post. */
+  idempotency: Pick<IdempotencyService, 'replayed' | 'made'>;
 }
 
 export function createPostsService({
@@ -91,6 +94,7 @@ export function createPostsService({
   flags,
   entities,
   hidden,
+  idempotency,
 }: PostsServiceDeps) {
   const hydrate = createHydrator(cards, flags);
 
@@ -250,10 +254,15 @@ export function createPostsService({
     /** A row read for a change (lockedPost), as the API answers it. */
     asPost: toPost,
 
-    async create(viewer: Viewer, input: PostInput): Promise<Post> {
+    /** With an idempotency key, a retry answers the post the first request made. */
+    async create(viewer: Viewer, input: PostInput, idempotencyKey?: string): Promise<Post> {
       const now = Date.now();
-      const id = newId(now);
-      await transact(async (trx, events) => {
+      const made = await transact(async (trx, events) => {
+        const id = newId(now);
+        if (idempotencyKey !== undefined) {
+          const earlier = await idempotency.replayed(trx, viewer.id, idempotencyKey, 'post');
+          if (earlier !== null) return earlier;
+        }
         await media.assertUsable(trx, viewer.id, input.mediaURL);
         const content = input.content ?? '';
         const found = await entities.resolve(trx, content);
@@ -277,8 +286,12 @@ export function createPostsService({
         await timelines.posted(trx, viewer.id, id);
         events.record({ type: 'post.created', payload: { postId: id, authorId: viewer.id } });
         recordMentions(events, { postId: id, commentId: null, authorId: viewer.id }, mentioned);
+        if (idempotencyKey !== undefined) {
+          await idempotency.made(trx, viewer.id, idempotencyKey, { post_id: id });
+        }
+        return id;
       });
-      return card(id, viewer);
+      return card(made, viewer);
     },
 
     async edit(viewer: Viewer, postId: string, input: PostInput): Promise<Post> {
