@@ -152,6 +152,45 @@ describe.skipIf(executable === null)('installable, offline app', () => {
     }
   });
 
+  it('queues a post made offline and sends it once back online, also when an answer is lost', async () => {
+    // Requests are intercepted below: no service worker stands between the page and them.
+    const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    try {
+      await loginAsGuest(page);
+      const words = `Written on a train ${Date.now()}`;
+      await context.setOffline(true);
+      const composer = page.getByRole('region', { name: 'New post' });
+      await composer.getByRole('textbox', { name: 'Post text' }).fill(words);
+      await composer.getByRole('button', { name: 'Post', exact: true }).click();
+      await visible(toast(page, 'No connection: your post will be sent when you are back online.'));
+      await visible(page.getByTestId('queued-post').filter({ hasText: words }));
+      expect(await composer.getByRole('textbox', { name: 'Post text' }).inputValue()).toBe('');
+
+      // The first send reaches the server, which makes the post, but its answer is lost.
+      let lost = 0;
+      await page.route('**/api/posts', async (route) => {
+        if (route.request().method() !== 'POST' || lost > 0) return route.continue();
+        lost += 1;
+        await route.fetch();
+        await route.abort('connectionreset');
+      });
+      await context.setOffline(false);
+      await reload(page);
+      await expect.poll(() => lost).toBe(1);
+      // The next start sends it again, with the same key: the server answers the same post.
+      await reload(page);
+      await visible(page.getByTestId('post-card').filter({ hasText: words }));
+      await page.getByTestId('queued-post').waitFor({ state: 'detached' });
+      const latest = await page.request.get('/api/posts?sort=latest&limit=50');
+      const body = (await latest.json()) as { posts: { content: string }[] };
+      expect(body.posts.filter((post) => post.content === words)).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('offers a new build with a Reload prompt instead of swapping it in silently', async () => {
     const original = await readFile(builtServiceWorker, 'utf8');
     const { context, page } = await openPage(browser, baseURL);

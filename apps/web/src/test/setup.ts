@@ -5,15 +5,15 @@ import { toast } from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { server } from './server';
 
-/** Forgets every draft kept in (fake) IndexedDB, so that no test finds another's. */
-function deleteDrafts(): Promise<void> {
+/** Forgets what a test kept in (fake) IndexedDB (drafts, queued posts), so no test finds another's. */
+function deleteDatabase(name: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.deleteDatabase('perch-drafts');
+    const request = indexedDB.deleteDatabase(name);
     request.onsuccess = () => {
       resolve();
     };
     request.onerror = () => {
-      reject(request.error ?? new Error('could not delete the drafts'));
+      reject(request.error ?? new Error(`could not delete ${name}`));
     };
   });
 }
@@ -24,7 +24,7 @@ beforeAll(() => {
 
 beforeEach(async () => {
   window.localStorage.clear();
-  await deleteDrafts();
+  await Promise.all([deleteDatabase('perch-drafts'), deleteDatabase('perch-outbox')]);
   // jsdom has no layout engine: provide the few browser APIs the app touches.
   vi.stubGlobal('matchMedia', (query: string): Partial<MediaQueryList> => ({
     matches: false,

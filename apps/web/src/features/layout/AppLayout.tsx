@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import { usePendingDeletes } from '../posts/posts.queries';
+import { useOutboxSender, usePendingDeletes } from '../posts/posts.queries';
 import { BottomBar } from './BottomBar';
 import { CreatePostModal } from './CreatePostModal';
 import { Header } from './Header';
@@ -12,6 +12,7 @@ import './layout.css';
 export function AppLayout() {
   const [composerOpen, setComposerOpen] = useState(false);
   usePendingDeletes();
+  useOutboxSender();
   const openComposer = () => {
     setComposerOpen(true);
   };

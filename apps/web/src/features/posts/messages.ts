@@ -5,6 +5,7 @@ export const postMessages = {
   edited: 'Post Edited',
   editFailed: 'Smething went wrong, please try again.',
   deleted: 'Post Deleted',
+  queued: 'No connection: your post will be sent when you are back online.',
   deleteFailed: 'Post can not be delete',
   alreadyLiked: 'Cannot like a post that is already liked.',
   likeFailed: 'Something went wrong',

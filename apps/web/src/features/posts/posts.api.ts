@@ -1,4 +1,5 @@
 import {
+  IDEMPOTENCY_HEADER,
   bookmarkMutationResponseSchema,
   bookmarkPageSchema,
   postDeleteResponseSchema,
@@ -84,11 +85,16 @@ export function fetchPost(
   });
 }
 
-export function createPost(postData: PostInput, token: string): Promise<PostMutationResponse> {
+export function createPost(
+  postData: PostInput,
+  token: string,
+  { idempotencyKey }: { idempotencyKey?: string } = {},
+): Promise<PostMutationResponse> {
   return apiRequest('/api/posts', {
     method: 'POST',
     body: { postData },
     token,
+    headers: idempotencyKey ? { [IDEMPOTENCY_HEADER]: idempotencyKey } : undefined,
     schema: postMutationResponseSchema,
   });
 }

@@ -10,12 +10,12 @@ import { useCallback, useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
 import { isApiError } from '../../lib/api';
 import { uploadImage } from '../../lib/upload';
+import { enqueue, isUnreachable, refreshOutbox, sendPost, sendQueued } from '../outbox/outbox';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { tagKeys } from '../tags/tags.queries';
 import { postMessages } from './messages';
 import {
   bookmarkPost,
-  createPost,
   editPost,
   fetchPost,
   fetchPostPage,
@@ -99,35 +99,84 @@ export interface PublishVariables {
   onProgress?: (fraction: number) => void;
 }
 
-/** Creates a post (uploading its image first) and puts it at its place in the member's lists. */
+/** A post the member just made joins their lists, and the counts and tags it changes. */
+function showCreatedPost(queryClient: QueryClient, post: Post, username: string): void {
+  insertPostIntoLists(
+    queryClient,
+    post,
+    (source) => source.kind === 'home' || (source.kind === 'user' && source.username === username),
+  );
+  invalidateMemberCounts(queryClient, username);
+  invalidateTagViews(queryClient, tagsOf(post.entities));
+}
+
+/**
+ * Creates a post (uploading its image first) and puts it at its place in the member's lists.
+ * With no connection it waits in the outbox (features/outbox) and is sent when the connection
+ * returns; every try carries the same Idempotency-Key, so it is made once.
+ */
 export function useCreatePost() {
   const { token, user } = useRequiredSession();
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['posts', 'create'],
+    // Not paused while offline: an unreachable server queues the post (below).
+    networkMode: 'always',
     mutationFn: async ({ content, image, altText, onProgress }: PublishVariables) => {
-      const mediaURL = image
-        ? (await uploadImage(image, { token, purpose: 'post', onProgress })).url
-        : null;
-      const postData: PostInput = { content, mediaURL };
-      if (mediaURL && altText.trim() !== '') postData.mediaAlt = altText;
-      return createPost(postData, token);
+      const post = {
+        id: crypto.randomUUID(),
+        memberId: user._id,
+        content,
+        image,
+        altText,
+        queuedAt: Date.now(),
+      };
+      try {
+        return { post: await sendPost(post, token, onProgress) };
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        await enqueue(post);
+        return { post: null };
+      }
     },
     onSuccess: ({ post }) => {
-      insertPostIntoLists(
-        queryClient,
-        post,
-        (source) =>
-          source.kind === 'home' || (source.kind === 'user' && source.username === user.username),
-      );
-      invalidateMemberCounts(queryClient, user.username);
-      invalidateTagViews(queryClient, tagsOf(post.entities));
+      if (post === null) {
+        toast(postMessages.queued, { id: 'post-queued' });
+        return;
+      }
+      showCreatedPost(queryClient, post, user.username);
       toast.success(postMessages.created);
     },
     onError: () => {
       toast.error(postMessages.createFailed);
     },
   });
+}
+
+/**
+ * For the signed-in shell: sends the posts waiting in the outbox now and whenever the
+ * connection returns, showing each as it arrives.
+ */
+export function useOutboxSender(): void {
+  const { token, user } = useRequiredSession();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const send = () => {
+      void sendQueued(user._id, token, {
+        sent: (post) => {
+          showCreatedPost(queryClient, post, user.username);
+        },
+        refused: () => {
+          toast.error(postMessages.createFailed);
+        },
+      });
+    };
+    void refreshOutbox(user._id).then(send);
+    window.addEventListener('online', send);
+    return () => {
+      window.removeEventListener('online', send);
+    };
+  }, [queryClient, token, user._id, user.username]);
 }
 
 export interface EditVariables {

@@ -1,0 +1,51 @@
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useRequiredSession } from '../auth/SessionProvider';
+import { outboxOf, subscribeToOutbox } from './outbox';
+import type { QueuedPost } from './outboxStore';
+import './outbox.css';
+
+/** A picked image shown from the file itself (it is not uploaded yet). */
+function QueuedImage({ file, alt }: { file: File; alt: string }) {
+  const ref = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const image = ref.current;
+    if (!image || typeof URL.createObjectURL !== 'function') return;
+    const url = URL.createObjectURL(file);
+    image.src = url;
+    return () => {
+      URL.revokeObjectURL(url);
+    };
+  }, [file]);
+  return <img ref={ref} alt={alt} className="queued-post__image" />;
+}
+
+function QueuedPostCard({ post }: { post: QueuedPost }) {
+  return (
+    <li className="queued-post" data-testid="queued-post">
+      <p className="queued-post__status">Waiting to send</p>
+      {post.content !== '' && <p className="queued-post__text">{post.content}</p>}
+      {post.image && (
+        <QueuedImage file={post.image} alt={post.altText.trim() || 'Image waiting to be sent'} />
+      )}
+    </li>
+  );
+}
+
+/**
+ * Posts written without a connection, at the top of Home until they are sent (then they take
+ * their place in the feed like any new post).
+ */
+export function QueuedPosts() {
+  const { user } = useRequiredSession();
+  const posts = useSyncExternalStore(subscribeToOutbox, () => outboxOf(user._id));
+  if (posts.length === 0) return null;
+  return (
+    <section className="queued-posts" aria-label="Waiting to send">
+      <ul className="queued-posts__list">
+        {posts.map((post) => (
+          <QueuedPostCard key={post.id} post={post} />
+        ))}
+      </ul>
+    </section>
+  );
+}
