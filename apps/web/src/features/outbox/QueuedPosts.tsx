@@ -1,23 +1,9 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
+import { FilePreview } from '../../components/FilePreview';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { outboxOf, subscribeToOutbox } from './outbox';
 import type { QueuedPost } from './outboxStore';
 import './outbox.css';
-
-/** A picked image shown from the file itself (it is not uploaded yet). */
-function QueuedImage({ file, alt }: { file: File; alt: string }) {
-  const ref = useRef<HTMLImageElement>(null);
-  useEffect(() => {
-    const image = ref.current;
-    if (!image || typeof URL.createObjectURL !== 'function') return;
-    const url = URL.createObjectURL(file);
-    image.src = url;
-    return () => {
-      URL.revokeObjectURL(url);
-    };
-  }, [file]);
-  return <img ref={ref} alt={alt} className="queued-post__image" />;
-}
 
 function QueuedPostCard({ post }: { post: QueuedPost }) {
   return (
@@ -25,7 +11,11 @@ function QueuedPostCard({ post }: { post: QueuedPost }) {
       <p className="queued-post__status">Waiting to send</p>
       {post.content !== '' && <p className="queued-post__text">{post.content}</p>}
       {post.image && (
-        <QueuedImage file={post.image} alt={post.altText.trim() || 'Image waiting to be sent'} />
+        <FilePreview
+          file={post.image}
+          alt={post.altText.trim() || 'Image waiting to be sent'}
+          className="queued-post__image"
+        />
       )}
     </li>
   );

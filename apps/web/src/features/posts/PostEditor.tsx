@@ -1,5 +1,4 @@
 import {
-  useEffect,
   useId,
   useLayoutEffect,
   useRef,
@@ -7,6 +6,7 @@ import {
   type ReactNode,
   type SubmitEvent,
 } from 'react';
+import { FilePreview } from '../../components/FilePreview';
 import { CloseIcon } from '../../components/icons';
 import { IconButton } from '../../components/IconButton';
 import { MentionListbox } from '../mentions/MentionListbox';
@@ -45,21 +45,6 @@ export interface PostEditorProps {
   /** Shown at the end of the toolbar (the submit button). */
   actions?: ReactNode;
   className?: string;
-}
-
-/** A preview of a picked file, through an object URL that lives as long as the preview. */
-function FilePreview({ file, alt }: { file: File; alt: string }) {
-  const imageRef = useRef<HTMLImageElement>(null);
-  useEffect(() => {
-    const image = imageRef.current;
-    if (!image || typeof URL.createObjectURL !== 'function') return;
-    const url = URL.createObjectURL(file);
-    image.src = url;
-    return () => {
-      URL.revokeObjectURL(url);
-    };
-  }, [file]);
-  return <img ref={imageRef} alt={alt} className="post-editor__preview-image" />;
 }
 
 export function isImageFile(file: File): boolean {
@@ -169,7 +154,11 @@ export function PostEditor({
           {image && (
             <div className="post-editor__preview">
               {image.kind === 'file' ? (
-                <FilePreview file={image.file} alt="Selected image" />
+                <FilePreview
+                  file={image.file}
+                  alt="Selected image"
+                  className="post-editor__preview-image"
+                />
               ) : (
                 <img src={image.url} alt="Current image" className="post-editor__preview-image" />
               )}
