@@ -129,6 +129,20 @@ async function keepSignedIn(): Promise<void> {
   world.tokens = members.map((member) => member.token);
 }
 
+/**
+ * Lifts every block between the members: a fuzzed block would make the content the routes after
+ * it need answer 404 to one of them (comments on the other's posts, likes).
+ */
+async function unblockEveryone(): Promise<void> {
+  for (const member of members) {
+    for (const other of members) {
+      if (other === member) continue;
+      const url = `/api/users/unblock/${other.user._id}`;
+      ok(await call(t.app, { method: 'POST', url, token: member.token }), 204);
+    }
+  }
+}
+
 async function nextCursorOf(
   url: string,
   token?: string,
@@ -191,6 +205,7 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   await keepSignedIn();
+  await unblockEveryone();
   if (!(await contentIsThere())) await addContent();
 });
 
