@@ -140,13 +140,19 @@ describe.skipIf(executable === null)('installable, offline app', () => {
       await visible(card);
 
       // Deleted, then the page reloads at once: the delete goes out as the page hides.
+      // The next page finishes it should that request not have arrived before it loaded.
       await remove();
+      await reload(page);
+      await card.waitFor({ state: 'detached' });
+      const latestContents = async () => {
+        const latest = await page.request.get(`/api/posts?sort=latest&limit=50`);
+        const body = (await latest.json()) as { posts: { content: string }[] };
+        return body.posts.map((post) => post.content);
+      };
+      await expect.poll(latestContents, { timeout: 10_000 }).not.toContain(words);
       await reload(page);
       await visible(page.getByTestId('post-card').first());
       expect(await card.count()).toBe(0);
-      const search = await page.request.get(`/api/posts?sort=latest&limit=50`);
-      const body = (await search.json()) as { posts: { content: string }[] };
-      expect(body.posts.map((post) => post.content)).not.toContain(words);
     } finally {
       await context.close();
     }
