@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loginAsGuest, reload, toast, visible, visit } from './support/app';
+import { logIn, newAccount, signUpThroughApi } from './support/accounts';
+import { reload, toast, visible, visit } from './support/app';
 import { CHROMIUM_ARGS, launchChromium, openPage } from './support/chromium';
 
 const executable = inject('browserExecutable');
@@ -17,6 +18,13 @@ async function controlledBy(page: Page): Promise<string> {
   await reload(page);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   return page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');
+}
+
+/** A member of this test alone, so that its posts change no other test's feeds (the guest's). */
+async function signInAsNewMember(page: Page): Promise<void> {
+  const account = newAccount('pwa');
+  await signUpThroughApi(baseURL, account);
+  await logIn(page, account.username, account.password);
 }
 
 describe.skipIf(executable === null)('installable, offline app', () => {
@@ -91,7 +99,7 @@ describe.skipIf(executable === null)('installable, offline app', () => {
   it('keeps a half-written post through a reload, and forgets it once posted', async () => {
     const { context, page } = await openPage(browser, baseURL);
     try {
-      await loginAsGuest(page);
+      await signInAsNewMember(page);
       const composer = page.getByRole('region', { name: 'New post' });
       const text = composer.getByRole('textbox', { name: 'Post text' });
       const words = `A thought for later ${Date.now()}`;
@@ -119,7 +127,7 @@ describe.skipIf(executable === null)('installable, offline app', () => {
   it('brings a deleted post back with Undo, and a page left within the window still deletes', async () => {
     const { context, page } = await openPage(browser, baseURL);
     try {
-      await loginAsGuest(page);
+      await signInAsNewMember(page);
       const words = `Maybe delete this ${Date.now()}`;
       const composer = page.getByRole('region', { name: 'New post' });
       await composer.getByRole('textbox', { name: 'Post text' }).fill(words);
@@ -151,7 +159,8 @@ describe.skipIf(executable === null)('installable, offline app', () => {
       };
       await expect.poll(latestContents, { timeout: 10_000 }).not.toContain(words);
       await reload(page);
-      await visible(page.getByTestId('post-card').first());
+      // This member's only post is gone: Home is empty.
+      await visible(page.getByText('Your feed is empty. Share your first post', { exact: false }));
       expect(await card.count()).toBe(0);
     } finally {
       await context.close();
@@ -164,7 +173,7 @@ describe.skipIf(executable === null)('installable, offline app', () => {
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
     try {
-      await loginAsGuest(page);
+      await signInAsNewMember(page);
       const words = `Written on a train ${Date.now()}`;
       await context.setOffline(true);
       const composer = page.getByRole('region', { name: 'New post' });
