@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import { useOutboxSender, usePendingDeletes } from '../posts/posts.queries';
+import { useOutboxSender } from '../outbox/useOutboxSender';
+import { usePendingDeletes } from '../posts/posts.queries';
 import { BottomBar } from './BottomBar';
 import { CreatePostModal } from './CreatePostModal';
 import { Header } from './Header';

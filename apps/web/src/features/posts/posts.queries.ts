@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
 import { isApiError } from '../../lib/api';
 import { uploadImage } from '../../lib/upload';
-import { enqueue, isUnreachable, refreshOutbox, sendPost, sendQueued } from '../outbox/outbox';
+import { enqueue, isUnreachable, sendPost } from '../outbox/outbox';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { tagKeys } from '../tags/tags.queries';
 import { postMessages } from './messages';
@@ -100,7 +100,7 @@ export interface PublishVariables {
 }
 
 /** A post the member just made joins their lists, and the counts and tags it changes. */
-function showCreatedPost(queryClient: QueryClient, post: Post, username: string): void {
+export function showCreatedPost(queryClient: QueryClient, post: Post, username: string): void {
   insertPostIntoLists(
     queryClient,
     post,
@@ -151,32 +151,6 @@ export function useCreatePost() {
       toast.error(postMessages.createFailed);
     },
   });
-}
-
-/**
- * For the signed-in shell: sends the posts waiting in the outbox now and whenever the
- * connection returns, showing each as it arrives.
- */
-export function useOutboxSender(): void {
-  const { token, user } = useRequiredSession();
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    const send = () => {
-      void sendQueued(user._id, token, {
-        sent: (post) => {
-          showCreatedPost(queryClient, post, user.username);
-        },
-        refused: () => {
-          toast.error(postMessages.createFailed);
-        },
-      });
-    };
-    void refreshOutbox(user._id).then(send);
-    window.addEventListener('online', send);
-    return () => {
-      window.removeEventListener('online', send);
-    };
-  }, [queryClient, token, user._id, user.username]);
 }
 
 export interface EditVariables {
