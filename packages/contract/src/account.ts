@@ -1,37 +1,9 @@
 import { z } from 'zod';
-import { PASSWORD_MISMATCH } from './auth';
-import { PASSWORD_MAX, PASSWORD_MIN } from './users';
+import { AccountErrors } from './accountRules';
+import { PASSWORD_MISMATCH } from './authRules';
+import { PASSWORD_MAX, PASSWORD_MIN } from './userRules';
 
-/**
- * A member's own account: password change, deleting the account, exporting their data.
- * POST /api/auth/password, DELETE /api/users/me, GET /api/users/me/export.
- */
-export const AccountErrors = {
-  wrongPassword: 'Your current password is not correct.',
-  samePassword: 'Your new password must differ from the current one.',
-  wrongUsername: 'Type your username exactly to confirm.',
-  sharedGuest:
-    'The guest account is shared: its password cannot be changed and it cannot be deleted.',
-  exportTooOften: 'You can download your data 3 times an hour. Please try again later.',
-} as const;
-
-/** Exports a member may start in an hour. */
-export const EXPORTS_PER_HOUR = 3;
-
-/** The files of an export (GET /api/users/me/export), beside its images under `media/`. */
-export const EXPORT_FILES = [
-  'profile.json',
-  'posts.json',
-  'comments.json',
-  'likes.json',
-  'bookmarks.json',
-  'follows.json',
-  'notifications.json',
-] as const;
-
-/** The name an export is downloaded as: perch-<username>-<YYYY-MM-DD>.zip (UTC date). */
-export const exportFileName = (username: string, at: Date): string =>
-  `perch-${username}-${at.toISOString().slice(0, 10)}.zip`;
+// A member's own account: the bodies it sends. Its messages and export files: accountRules.ts.
 
 const newPasswordSchema = z
   .string({ error: 'New password is required.' })

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { PASSWORD_MAX, PASSWORD_MIN, nameSchema, userSchema, usernameSchema } from './users';
+import { PASSWORD_MISMATCH } from './authRules';
+import { PASSWORD_MAX, PASSWORD_MIN } from './userRules';
+import { nameSchema, userSchema, usernameSchema } from './users';
 
 export const loginBodySchema = z.object({
   username: z.string({ error: 'Username is required.' }).trim().min(1, 'Username is required.'),
   password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.'),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
-
-export const PASSWORD_MISMATCH = 'Your password and confirmation password do not match.';
 
 export const signupBodySchema = z
   .object({
@@ -36,6 +36,3 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const signupResponseSchema = z.object({ encodedToken: z.string(), createdUser: userSchema });
 export type SignupResponse = z.infer<typeof signupResponseSchema>;
-
-/** The built-in demo account behind 'Login as guest'. */
-export const GUEST_CREDENTIALS = { username: 'guest', password: 'perch-guest-2026' } as const;

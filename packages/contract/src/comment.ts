@@ -16,7 +16,7 @@ export const commentSchema = z.object({
   profileAvatar: z.string().nullable(),
   avatarURL: z.string().nullable(),
   text: z.string(),
-  /** Tags and mentions of `text`, with offsets (see entities.ts). */
+  /** Tags and mentions of `text`, with offsets (see entityRules.ts). */
   entities: z.array(entitySchema),
   votes: z.object({
     upvoteCount: z.number().int(),

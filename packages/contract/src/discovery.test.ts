@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
+  postSearchQuerySchema,
+  tagParamsSchema,
+  tagSearchQuerySchema,
+  trendingQuerySchema,
+} from './discovery';
+import { TAG_MAX_LENGTH } from './entityRules';
+import {
   SEARCH_QUERY_MAX,
   SEARCH_TERMS_MAX,
   SearchErrors,
   TRENDING_TAGS_MAX,
   parseSearch,
   searchWordsOf,
-  postSearchQuerySchema,
-  tagParamsSchema,
-  tagSearchQuerySchema,
-  trendingQuerySchema,
   type SearchTerm,
-} from './discovery';
-import { TAG_MAX_LENGTH } from './entities';
+} from './searchRules';
 
 function termsOf(query: string): SearchTerm[] {
   const parsed = parseSearch(query);

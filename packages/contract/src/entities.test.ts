@@ -7,9 +7,9 @@ import {
   normalizeTag,
   splitByEntities,
   tagsOf,
-  type Entity,
   type FoundEntity,
-} from './entities';
+} from './entityRules';
+import type { Entity } from './entities';
 
 /** What each entity covers in the text, with what it stands for: `#written=tag`, `@written`. */
 function covered(text: string): string[] {

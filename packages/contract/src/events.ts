@@ -114,12 +114,6 @@ export function audienceOf(event: DomainEvent): EventAudience {
   }
 }
 
-/**
- * Stream-only messages (not domain events):
- * - `ready`: sent first; its id is where the stream stands, for a later Last-Event-ID.
- * - `reset`: the events since Last-Event-ID are no longer kept (or too many): refetch everything.
- */
-export const STREAM_READY = 'ready';
-export const STREAM_RESET = 'reset';
+/** The `ready` message's data (see streamRules.ts). */
 export const streamReadySchema = z.object({ unreadCount: z.number() });
 export type StreamReady = z.infer<typeof streamReadySchema>;

@@ -4,12 +4,14 @@ import { commentSchema } from './comment';
 import { entitySchema } from './entities';
 import { nextCursorSchema } from './pagination';
 import { recordIdFields, userRefSchema, userStubSchema } from './records';
-
-export const POST_CONTENT_MAX = 2000;
-
-/** Media this server issued: uploads live under /media/. */
-export const MEDIA_URL_PATTERN = /^\/media\/[A-Za-z0-9._/-]+$/;
-export const MEDIA_URL_RULE = 'Images must be uploaded to Perch first.';
+import {
+  MEDIA_ALT_MAX,
+  MEDIA_ALT_TOO_LONG,
+  MEDIA_URL_PATTERN,
+  MEDIA_URL_RULE,
+  POST_CONTENT_MAX,
+  POST_EMPTY,
+} from './postRules';
 
 /** An image this server issued, or none: null, or the empty string that clients send for none. */
 export const mediaUrlSchema = z
@@ -18,12 +20,6 @@ export const mediaUrlSchema = z
   .refine((url) => url === '' || MEDIA_URL_PATTERN.test(url), MEDIA_URL_RULE)
   .transform((url) => (url === '' ? null : url))
   .nullable();
-
-export const POST_EMPTY = 'A post needs some text or an image.';
-
-/** The longest description (alt text) an image may have, in characters. */
-export const MEDIA_ALT_MAX = 1500;
-export const MEDIA_ALT_TOO_LONG = `An image description can be at most ${MEDIA_ALT_MAX.toLocaleString('en-US')} characters.`;
 
 /** What a member may set on a post; anything else sent along (ids, likes, dates) is ignored. */
 export const postInputSchema = z.object({
@@ -65,9 +61,6 @@ export const postIdParamsSchema = z.object({ postId: z.string().min(1).max(64) }
 export const postAuthorSchema = userStubSchema;
 export type PostAuthor = z.infer<typeof postAuthorSchema>;
 
-/** How many of a post's comments its answers embed as `comments`: the first page, oldest first. */
-export const EMBEDDED_COMMENTS_MAX = 20;
-
 /**
  * A post. `likes.likedBy` holds at most the viewer (when they like it) and `dislikedBy` is always
  * empty: the full lists would grow without bound, so counts and viewer flags stand in for them.
@@ -78,7 +71,7 @@ export const EMBEDDED_COMMENTS_MAX = 20;
 export const postSchema = z.object({
   ...recordIdFields,
   content: z.string(),
-  /** Tags and mentions of `content`, with offsets (see entities.ts). */
+  /** Tags and mentions of `content`, with offsets (see entityRules.ts). */
   entities: z.array(entitySchema),
   mediaURL: z.string().nullable(),
   /** The image's description (alt text), null when it has none (or there is no image). */

@@ -1,7 +1,15 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { server } from '../test/server';
-import { ApiError, apiRequest, NETWORK_ERROR_STATUS, onUnauthorized } from './api';
+import {
+  ApiError,
+  apiRequest,
+  NETWORK_ERROR_MESSAGE,
+  NETWORK_ERROR_STATUS,
+  onUnauthorized,
+  parseResponse,
+  UNEXPECTED_RESPONSE_MESSAGE,
+} from './api';
 
 describe('apiRequest', () => {
   it('sends JSON and the token in the authorization header', async () => {
@@ -108,17 +116,54 @@ describe('apiRequest', () => {
     expect((error as ApiError).isNetworkError).toBe(true);
   });
 
-  it('validates the success body with the given schema', async () => {
-    server.use(http.get('/api/shape', () => HttpResponse.json({ value: 'nope' })));
-    const schema = {
-      parse: (data: unknown) => {
-        const value = (data as { value: unknown }).value;
-        if (typeof value !== 'number') throw new Error('not a number');
-        return value;
-      },
-    };
+  it('validates the success body with the chosen schema', async () => {
+    server.use(http.get('/api/shape', () => HttpResponse.json({ unreadCount: 'nope' })));
 
-    await expect(apiRequest('/api/shape', { schema })).rejects.toBeInstanceOf(ApiError);
+    const error = await apiRequest('/api/shape', { schema: (s) => s.unreadCountSchema }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 200, messages: [UNEXPECTED_RESPONSE_MESSAGE] });
+  });
+
+  it('resolves the parsed body when it fits the chosen schema', async () => {
+    server.use(http.get('/api/shape', () => HttpResponse.json({ unreadCount: 4, extra: true })));
+
+    const result = await apiRequest('/api/shape', { schema: (s) => s.unreadCountSchema });
+
+    // The contract's objects drop fields they do not know.
+    expect(result).toEqual({ unreadCount: 4 });
+  });
+
+  it('fails as a network failure when the schemas cannot be fetched', async () => {
+    const unavailable = Promise.reject(new Error('Failed to fetch dynamically imported module'));
+
+    const error = await parseResponse(
+      200,
+      { unreadCount: 1 },
+      unavailable,
+      (s) => s.unreadCountSchema,
+    ).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: NETWORK_ERROR_STATUS,
+      messages: [NETWORK_ERROR_MESSAGE],
+    });
+  });
+
+  it('reads only a list of strings as the server messages', async () => {
+    server.use(
+      http.get('/api/odd', () =>
+        HttpResponse.json({ errors: ['Fine.', 42] }, { status: 400, statusText: 'Bad Request' }),
+      ),
+    );
+
+    await expect(apiRequest('/api/odd')).rejects.toMatchObject({
+      status: 400,
+      messages: ['Bad Request'],
+    });
   });
 
   it('tells listeners when an authenticated call is answered 401, not an anonymous one', async () => {

@@ -1,4 +1,4 @@
-import { errorBodySchema } from '@perch/contract';
+import { loadSchemas, type Schemas } from './schemas';
 
 /** Parses an untrusted response body into the expected shape, throwing when it does not fit. */
 export interface ResponseSchema<T> {
@@ -16,8 +16,11 @@ export interface ApiRequestOptions<T> {
   signal?: AbortSignal;
   /** Extra request headers; `prefer` defaults to `return=minimal`. */
   headers?: Record<string, string>;
-  /** Validates the success body. Without it the body is returned as is. */
-  schema?: ResponseSchema<T>;
+  /**
+   * Picks the schema that validates the success body (the schemas load on demand). Without it
+   * the body is returned as is.
+   */
+  schema?: (schemas: Schemas) => ResponseSchema<T>;
   /** Lets the call finish after the page is gone (sent while the page hides). */
   keepalive?: boolean;
 }
@@ -91,9 +94,40 @@ export function notifyUnauthorized(token: string): void {
 
 /** The server's messages from an error body `{errors}`, or a generic one for any other body. */
 export function errorMessages(status: number, statusText: string, body: unknown): string[] {
-  const parsed = errorBodySchema.safeParse(body);
-  if (parsed.success && parsed.data.errors.length > 0) return parsed.data.errors;
+  // Checked by hand: an error must read without waiting for the schemas to load.
+  const errors: unknown =
+    typeof body === 'object' && body !== null && 'errors' in body ? body.errors : null;
+  if (
+    Array.isArray(errors) &&
+    errors.length > 0 &&
+    errors.every((message): message is string => typeof message === 'string')
+  ) {
+    return errors;
+  }
   return [statusText === '' ? `Request failed with status ${status}` : statusText];
+}
+
+/**
+ * Validates a success body with the schema `pick` chooses from `schemas`; rejects with an
+ * {@link ApiError} when the body does not fit or the schemas could not be fetched.
+ */
+export async function parseResponse<T>(
+  status: number,
+  data: unknown,
+  schemas: Promise<Schemas>,
+  pick: (schemas: Schemas) => ResponseSchema<T>,
+): Promise<T> {
+  let loaded: Schemas;
+  try {
+    loaded = await schemas;
+  } catch (cause) {
+    throw new ApiError(NETWORK_ERROR_STATUS, [NETWORK_ERROR_MESSAGE], { cause });
+  }
+  try {
+    return pick(loaded).parse(data);
+  } catch (cause) {
+    throw new ApiError(status, [UNEXPECTED_RESPONSE_MESSAGE], { cause });
+  }
 }
 
 /**
@@ -113,6 +147,11 @@ export async function apiRequest<T = unknown>(
   if (!headers.has('prefer')) headers.set('prefer', 'return=minimal');
   if (body !== undefined) headers.set('content-type', 'application/json');
   if (token) headers.set('authorization', token);
+
+  // Fetched beside the request, so that the first validation does not wait for a second round trip.
+  const schemas = schema ? loadSchemas() : null;
+  // Handled now: a request that fails before its answer never awaits it.
+  schemas?.catch(() => undefined);
 
   let response: Response;
   try {
@@ -140,10 +179,6 @@ export async function apiRequest<T = unknown>(
     throw new ApiError(response.status, errorMessages(response.status, response.statusText, data));
   }
 
-  if (!schema) return data as T;
-  try {
-    return schema.parse(data);
-  } catch (cause) {
-    throw new ApiError(response.status, [UNEXPECTED_RESPONSE_MESSAGE], { cause });
-  }
+  if (!schema || !schemas) return data as T;
+  return parseResponse(response.status, data, schemas, schema);
 }

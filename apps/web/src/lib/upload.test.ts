@@ -44,6 +44,34 @@ describe('uploadImage', () => {
     expect(progress.at(-1)).toBe(1);
   });
 
+  it('uploads through fetch where there is no XMLHttpRequest (the service worker)', async () => {
+    const seen: (string | null)[] = [];
+    server.use(
+      http.post('/api/media', async ({ request }) => {
+        const form = await request.formData();
+        seen.push(request.headers.get('authorization'), form.get('purpose') as string | null);
+        return HttpResponse.json(stored, { status: 201 });
+      }),
+    );
+    vi.stubGlobal('XMLHttpRequest', undefined);
+    try {
+      expect(await uploadImage(file(), { token: 'token-2', purpose: 'post' })).toEqual(stored);
+      expect(seen).toEqual(['token-2', 'post']);
+      server.use(
+        http.post('/api/media', () =>
+          HttpResponse.json({ errors: ['File too large.'] }, { status: 413 }),
+        ),
+      );
+      const error = await uploadImage(file(), { token: 't', purpose: 'post' }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(413);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('rejects with the server messages in an ApiError', async () => {
     server.use(
       http.post('/api/media', () =>

@@ -1,16 +1,13 @@
-import {
-  mediaUploadResponseSchema,
-  type MediaPurpose,
-  type MediaUploadResponse,
-} from '@perch/contract';
+import type { MediaPurpose, MediaUploadResponse } from '@perch/contract';
 import {
   ApiError,
   errorMessages,
   NETWORK_ERROR_MESSAGE,
   NETWORK_ERROR_STATUS,
   notifyUnauthorized,
-  UNEXPECTED_RESPONSE_MESSAGE,
+  parseResponse,
 } from './api';
+import { loadSchemas } from './schemas';
 
 export interface UploadImageOptions {
   /** Session token, sent in the `authorization` header. */
@@ -40,6 +37,7 @@ function parseJson(text: string): unknown {
  */
 export function uploadImage(file: File, options: UploadImageOptions): Promise<MediaUploadResponse> {
   const { token, purpose, onProgress, signal } = options;
+  if (typeof XMLHttpRequest === 'undefined') return uploadWithFetch(file, options);
 
   return new Promise<MediaUploadResponse>((resolve, reject) => {
     const networkError = (cause?: unknown) =>
@@ -49,6 +47,10 @@ export function uploadImage(file: File, options: UploadImageOptions): Promise<Me
       reject(networkError(signal.reason));
       return;
     }
+
+    // Fetched while the file is on its way, ready to check the answer.
+    const schemas = loadSchemas();
+    schemas.catch(() => undefined);
 
     const request = new XMLHttpRequest();
     const onAbort = () => {
@@ -76,15 +78,13 @@ export function uploadImage(file: File, options: UploadImageOptions): Promise<Me
         );
         return;
       }
-      const parsed = mediaUploadResponseSchema.safeParse(body);
-      if (!parsed.success) {
-        reject(
-          new ApiError(request.status, [UNEXPECTED_RESPONSE_MESSAGE], { cause: parsed.error }),
-        );
-        return;
-      }
-      onProgress?.(1);
-      resolve(parsed.data);
+      parseResponse(request.status, body, schemas, (s) => s.mediaUploadResponseSchema).then(
+        (uploaded) => {
+          onProgress?.(1);
+          resolve(uploaded);
+        },
+        reject,
+      );
     });
     request.addEventListener('error', () => {
       settle();
@@ -100,10 +100,42 @@ export function uploadImage(file: File, options: UploadImageOptions): Promise<Me
     });
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    const form = new FormData();
-    form.append('purpose', purpose);
-    form.append('file', file, file.name);
     onProgress?.(0);
-    request.send(form);
+    request.send(uploadForm(file, purpose));
   });
+}
+
+function uploadForm(file: File, purpose: MediaPurpose): FormData {
+  const form = new FormData();
+  form.append('purpose', purpose);
+  form.append('file', file, file.name);
+  return form;
+}
+
+/**
+ * The same upload where there is no XMLHttpRequest (the service worker sending the outbox),
+ * through fetch, which reports no progress.
+ */
+async function uploadWithFetch(
+  file: File,
+  { token, purpose, signal }: UploadImageOptions,
+): Promise<MediaUploadResponse> {
+  const schemas = loadSchemas();
+  schemas.catch(() => undefined);
+  let response: Response;
+  try {
+    response = await fetch(MEDIA_UPLOAD_PATH, {
+      method: 'POST',
+      headers: { accept: 'application/json', authorization: token },
+      body: uploadForm(file, purpose),
+      signal,
+    });
+  } catch (cause) {
+    throw new ApiError(NETWORK_ERROR_STATUS, [NETWORK_ERROR_MESSAGE], { cause });
+  }
+  const body = parseJson(await response.text());
+  if (!response.ok) {
+    throw new ApiError(response.status, errorMessages(response.status, response.statusText, body));
+  }
+  return parseResponse(response.status, body, schemas, (s) => s.mediaUploadResponseSchema);
 }

@@ -9,7 +9,7 @@ type Db = Kysely<Database>;
 export type IdempotentKind = 'post' | 'comment';
 
 /**
- * Creates that happen once per Idempotency-Key (see the contract's idempotency.ts). Inside the
+ * Creates that happen once per Idempotency-Key (see the contract's idempotencyRules.ts). Inside the
  * create's transaction: `replayed` claims the key and answers what an earlier request with it
  * made (or null: go on and create), `made` names what this request made.
  */

@@ -1,12 +1,9 @@
-import {
-  loginResponseSchema,
-  signupResponseSchema,
-  userResponseSchema,
-  type LoginBody,
-  type LoginResponse,
-  type SignupBody,
-  type SignupResponse,
-  type UserResponse,
+import type {
+  LoginBody,
+  LoginResponse,
+  SignupBody,
+  SignupResponse,
+  UserResponse,
 } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
 
@@ -15,7 +12,7 @@ export function login(body: LoginBody, signal?: AbortSignal): Promise<LoginRespo
     method: 'POST',
     body,
     signal,
-    schema: loginResponseSchema,
+    schema: (s) => s.loginResponseSchema,
   });
 }
 
@@ -24,13 +21,13 @@ export function signup(body: SignupBody, signal?: AbortSignal): Promise<SignupRe
     method: 'POST',
     body,
     signal,
-    schema: signupResponseSchema,
+    schema: (s) => s.signupResponseSchema,
   });
 }
 
 /** The member the token belongs to; rejects with 401 for a bad token, 404 for a removed member. */
 export function fetchCurrentUser(token: string, signal?: AbortSignal): Promise<UserResponse> {
-  return apiRequest('/api/auth/me', { token, signal, schema: userResponseSchema });
+  return apiRequest('/api/auth/me', { token, signal, schema: (s) => s.userResponseSchema });
 }
 
 /**

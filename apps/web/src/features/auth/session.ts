@@ -1,4 +1,4 @@
-import { userSchema, type User } from '@perch/contract';
+import type { User } from '@perch/contract';
 
 /** Local storage key of the persisted session record `{ token, user }`. */
 export const SESSION_STORAGE_KEY = 'loginDetails';
@@ -30,6 +30,34 @@ export interface SessionStore {
   clear: () => void;
 }
 
+const USER_TEXT_FIELDS = [
+  '_id',
+  'id',
+  'username',
+  'firstName',
+  'lastName',
+  'bio',
+  'createdAt',
+  'updatedAt',
+] as const;
+const USER_COUNT_FIELDS = ['followersCount', 'followingCount', 'postsCount'] as const;
+
+/**
+ * Whether a stored member has the fields the app shows. Checked by hand rather than with the
+ * contract's schema, which loads on demand: the session is read synchronously before the first
+ * render, and /api/auth/me replaces the record with a validated one right after.
+ */
+function isStoredUser(value: unknown): value is User {
+  if (typeof value !== 'object' || value === null) return false;
+  const user = value as Record<string, unknown>;
+  return (
+    USER_TEXT_FIELDS.every((field) => typeof user[field] === 'string') &&
+    user._id !== '' &&
+    USER_COUNT_FIELDS.every((field) => Number.isInteger(user[field])) &&
+    (user.avatarURL === null || typeof user.avatarURL === 'string')
+  );
+}
+
 function parseStoredSession(raw: string | null): Session | null {
   if (raw === null) return null;
   try {
@@ -37,8 +65,7 @@ function parseStoredSession(raw: string | null): Session | null {
     if (typeof value !== 'object' || value === null) return null;
     const { token, user } = value as Record<string, unknown>;
     if (typeof token !== 'string' || token === '') return null;
-    const parsedUser = userSchema.safeParse(user);
-    return parsedUser.success ? { token, user: parsedUser.data } : null;
+    return isStoredUser(user) ? { token, user } : null;
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser, readStoredSession, storeSession } from '../../test/fixtures';
-import { createSessionStore } from './session';
+import { createSessionStore, SESSION_STORAGE_KEY } from './session';
 
 describe('session store: updateUser', () => {
   it('replaces the stored member, keeping the token and the confirmation', () => {
@@ -35,6 +35,38 @@ describe('session store: updateUser', () => {
     store.clear();
     store.updateUser(ada);
     expect(store.getSnapshot().session).toBeNull();
+    expect(readStoredSession()).toBeNull();
+  });
+});
+
+describe('session store: restoring the stored session', () => {
+  const restore = (record: unknown) => {
+    window.localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(record));
+    return createSessionStore(window.localStorage, undefined).getSnapshot();
+  };
+
+  it('restores a well-formed record, unconfirmed until the server answers', () => {
+    const ada = makeUser({ avatarURL: '/media/ada.webp' });
+
+    expect(restore({ token: 'token-ada', user: ada })).toEqual({
+      session: { token: 'token-ada', user: ada },
+      verified: false,
+    });
+  });
+
+  it.each([
+    ['no token', { user: makeUser() }],
+    ['an empty token', { token: '', user: makeUser() }],
+    ['no user', { token: 'token-ada' }],
+    ['a user without a username', { token: 'token-ada', user: { ...makeUser(), username: 7 } }],
+    ['a user with an empty id', { token: 'token-ada', user: makeUser({ _id: '' }) }],
+    [
+      'a count that is not a number',
+      { token: 'token-ada', user: { ...makeUser(), postsCount: '3' } },
+    ],
+    ['an avatar that is not text', { token: 'token-ada', user: { ...makeUser(), avatarURL: 1 } }],
+  ])('forgets a record with %s', (_case, record) => {
+    expect(restore(record)).toEqual({ session: null, verified: false });
     expect(readStoredSession()).toBeNull();
   });
 });

@@ -1,11 +1,4 @@
-import {
-  commentDeleteResponseSchema,
-  commentMutationResponseSchema,
-  commentPageSchema,
-  type CommentDeleteResponse,
-  type CommentMutationResponse,
-  type CommentPage,
-} from '@perch/contract';
+import type { CommentDeleteResponse, CommentMutationResponse, CommentPage } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
 
 const id = encodeURIComponent;
@@ -21,7 +14,7 @@ export function fetchCommentPage(
   return apiRequest(`/api/comments/${id(postId)}${query}`, {
     token,
     signal,
-    schema: commentPageSchema,
+    schema: (s) => s.commentPageSchema,
   });
 }
 
@@ -34,7 +27,7 @@ export function addComment(
     method: 'POST',
     body: { commentData: { text } },
     token,
-    schema: commentMutationResponseSchema,
+    schema: (s) => s.commentMutationResponseSchema,
   });
 }
 
@@ -48,7 +41,7 @@ export function editComment(
     method: 'POST',
     body: { commentData: { text } },
     token,
-    schema: commentMutationResponseSchema,
+    schema: (s) => s.commentMutationResponseSchema,
   });
 }
 
@@ -60,6 +53,6 @@ export function deleteComment(
   return apiRequest(`/api/comments/delete/${id(postId)}/${id(commentId)}`, {
     method: 'DELETE',
     token,
-    schema: commentDeleteResponseSchema,
+    schema: (s) => s.commentDeleteResponseSchema,
   });
 }

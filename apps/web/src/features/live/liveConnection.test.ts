@@ -1,9 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadSchemas } from '../../lib/schemas';
 import { FakeEventSource } from '../../test/fakeEventSource';
 import type { LiveEvent } from './liveEventTypes';
 import { connectLiveEvents, LIVE_EVENTS_URL, type LiveHandlers } from './liveConnection';
 
-function connect(overrides: Partial<LiveHandlers> = {}) {
+/** Connects and waits until the first stream is open (after the schemas have loaded). */
+async function connect(overrides: Partial<LiveHandlers> = {}) {
   FakeEventSource.instances = [];
   const received = {
     ready: [] as { unreadCount: number; resync: boolean }[],
@@ -28,16 +30,22 @@ function connect(overrides: Partial<LiveHandlers> = {}) {
     },
     ...overrides,
   });
+  // The connection asked for the same promise first, so it has opened its stream by now.
+  await loadSchemas();
   return { connection, received };
 }
+
+beforeAll(async () => {
+  await loadSchemas();
+});
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('live connection', () => {
-  it('opens /api/events and hands over ready, checked domain events and reset', () => {
-    const { received } = connect();
+  it('opens /api/events and hands over ready, checked domain events and reset', async () => {
+    const { received } = await connect();
     const source = FakeEventSource.current();
     expect(source.url).toBe(LIVE_EVENTS_URL);
 
@@ -57,8 +65,8 @@ describe('live connection', () => {
     expect(received.resets).toBe(1);
   });
 
-  it('leaves a dropped connection to the browser, which reconnects by itself', () => {
-    const { received } = connect();
+  it('leaves a dropped connection to the browser, which reconnects by itself', async () => {
+    const { received } = await connect();
     const source = FakeEventSource.current();
     source.emit('ready', { unreadCount: 0 });
 
@@ -70,7 +78,7 @@ describe('live connection', () => {
 
   it('asks for the session cookie once when the stream is refused, then reopens it', async () => {
     vi.useFakeTimers();
-    const { received } = connect();
+    const { received } = await connect();
     const first = FakeEventSource.current();
     first.emit('ready', { unreadCount: 0 });
 
@@ -103,7 +111,7 @@ describe('live connection', () => {
   });
 
   it('reopens from the last event received, so the server replays what was missed', async () => {
-    const { received } = connect();
+    const { received } = await connect();
     const first = FakeEventSource.current();
     first.emit('ready', { unreadCount: 0 }, '40');
     first.emit('bookmark.added', { userId: 'u1', postId: 'p1' }, '42');
@@ -118,8 +126,8 @@ describe('live connection', () => {
     expect(received.ready.at(-1)).toEqual({ unreadCount: 1, resync: false });
   });
 
-  it('reads the fields it needs and ignores any others', () => {
-    const { received } = connect();
+  it('reads the fields it needs and ignores any others', async () => {
+    const { received } = await connect();
     const source = FakeEventSource.current();
     source.emit('post.deleted', { postId: 'p1', authorId: 'u1', mediaURL: '/media/a.webp' });
     source.emit('post.deleted', { postId: 'p2', authorId: 'u1' });
@@ -134,7 +142,7 @@ describe('live connection', () => {
 
   it('stops everything when closed', async () => {
     vi.useFakeTimers();
-    const { connection, received } = connect();
+    const { connection, received } = await connect();
     const source = FakeEventSource.current();
     source.emit('ready', { unreadCount: 0 });
 

@@ -1,5 +1,11 @@
-import { STREAM_READY, STREAM_RESET, streamReadySchema, type StreamReady } from '@perch/contract';
-import { LIVE_EVENT_TYPES, liveEventSchemas, type LiveEvent } from './liveEventTypes';
+import { STREAM_READY, STREAM_RESET, type StreamReady } from '@perch/contract';
+import { loadSchemas, type Schemas } from '../../lib/schemas';
+import {
+  liveEventSchemasOf,
+  type LiveEvent,
+  type LiveEventSchemas,
+  type LiveEventType,
+} from './liveEventTypes';
 
 /** Where the member's event stream is; the session cookie authenticates it. */
 export const LIVE_EVENTS_URL = '/api/events';
@@ -46,6 +52,21 @@ function browserEventSource(url: string): EventSourceLike | null {
   return typeof EventSource === 'undefined' ? null : new EventSource(url);
 }
 
+interface StreamSchemas {
+  ready: Schemas['streamReadySchema'];
+  events: LiveEventSchemas;
+  types: LiveEventType[];
+}
+
+function streamSchemasOf(schemas: Schemas): StreamSchemas {
+  const events = liveEventSchemasOf(schemas);
+  return {
+    ready: schemas.streamReadySchema,
+    events,
+    types: Object.keys(events) as LiveEventType[],
+  };
+}
+
 function parseJson(data: string): unknown {
   try {
     return JSON.parse(data) as unknown;
@@ -60,7 +81,7 @@ function parseJson(data: string): unknown {
  * sending the last event id so the server replays what was missed. When it gives up (an answer
  * other than a stream, e.g. 401 without the session cookie), the cookie is asked for once and
  * the stream reopened from the last event id; after that, reopening waits longer each time (up
- * to a minute).
+ * to a minute). The first stream opens once the contract's schemas have loaded (lib/schemas).
  */
 export function connectLiveEvents({
   createSource,
@@ -79,9 +100,30 @@ export function connectLiveEvents({
   let reopened = false;
   /** The id of the last message received, for a stream the app reopens itself. */
   let lastEventId = '';
+  let schemas: StreamSchemas | null = null;
+
+  const retryLater = () => {
+    if (closed) return;
+    const delay = Math.min(FIRST_RETRY_DELAY_MS * 2 ** (failures - 1), MAX_RETRY_DELAY_MS);
+    timer = setTimeout(open, delay * (0.75 + Math.random() * 0.5));
+  };
 
   const open = () => {
     if (closed) return;
+    if (schemas === null) {
+      loadSchemas().then(
+        (loaded) => {
+          schemas = streamSchemasOf(loaded);
+          open();
+        },
+        () => {
+          failures += 1;
+          retryLater();
+        },
+      );
+      return;
+    }
+    const { ready: readySchema, events: eventSchemas, types } = schemas;
     // The browser sends Last-Event-ID only across its own reconnections; a new stream says it
     // in the address so that the server still replays what was missed (or answers reset).
     const from = lastEventId;
@@ -98,7 +140,7 @@ export function connectLiveEvents({
 
     current.addEventListener(STREAM_READY, (message) => {
       if (!isCurrent(message)) return;
-      const ready = streamReadySchema.safeParse(parseJson(message.data));
+      const ready = readySchema.safeParse(parseJson(message.data));
       failures = 0;
       cookieRefreshed = false;
       const resync = reopened && wasReady && from === '';
@@ -109,10 +151,10 @@ export function connectLiveEvents({
     current.addEventListener(STREAM_RESET, (message) => {
       if (isCurrent(message)) onReset();
     });
-    for (const type of LIVE_EVENT_TYPES) {
+    for (const type of types) {
       current.addEventListener(type, (message) => {
         if (!isCurrent(message)) return;
-        const payload = liveEventSchemas[type].safeParse(parseJson(message.data));
+        const payload = eventSchemas[type].safeParse(parseJson(message.data));
         if (payload.success) onEvent({ type, payload: payload.data } as LiveEvent);
       });
     }
@@ -129,8 +171,7 @@ export function connectLiveEvents({
           .finally(open);
         return;
       }
-      const delay = Math.min(FIRST_RETRY_DELAY_MS * 2 ** (failures - 1), MAX_RETRY_DELAY_MS);
-      timer = setTimeout(open, delay * (0.75 + Math.random() * 0.5));
+      retryLater();
     };
   };
 

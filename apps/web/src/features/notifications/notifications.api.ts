@@ -1,9 +1,4 @@
-import {
-  notificationPageSchema,
-  unreadCountSchema,
-  type NotificationPage,
-  type UnreadCount,
-} from '@perch/contract';
+import type { NotificationPage, UnreadCount } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
 
 /** One page of the member's notifications (grouped, newest first) and their unread count. */
@@ -16,12 +11,16 @@ export function fetchNotificationPage(
   return apiRequest(`/api/notifications${query}`, {
     token,
     signal,
-    schema: notificationPageSchema,
+    schema: (s) => s.notificationPageSchema,
   });
 }
 
 export function fetchUnreadCount(token: string, signal?: AbortSignal): Promise<UnreadCount> {
-  return apiRequest('/api/notifications/unread', { token, signal, schema: unreadCountSchema });
+  return apiRequest('/api/notifications/unread', {
+    token,
+    signal,
+    schema: (s) => s.unreadCountSchema,
+  });
 }
 
 /** Marks every notification read; answers `{unreadCount: 0}`. */
@@ -29,6 +28,6 @@ export function markNotificationsRead(token: string): Promise<UnreadCount> {
   return apiRequest('/api/notifications/read', {
     method: 'POST',
     token,
-    schema: unreadCountSchema,
+    schema: (s) => s.unreadCountSchema,
   });
 }

@@ -1,11 +1,5 @@
 import {
   IDEMPOTENCY_HEADER,
-  bookmarkMutationResponseSchema,
-  bookmarkPageSchema,
-  postDeleteResponseSchema,
-  postMutationResponseSchema,
-  postPageSchema,
-  postResponseSchema,
   type BookmarkMutationResponse,
   type PostDeleteResponse,
   type PostInput,
@@ -67,10 +61,10 @@ export async function fetchPostPage({
   const path = `${listPath(source)}${query === '' ? '' : `?${query}`}`;
 
   if (source.kind === 'bookmarks') {
-    const page = await apiRequest(path, { token, signal, schema: bookmarkPageSchema });
+    const page = await apiRequest(path, { token, signal, schema: (s) => s.bookmarkPageSchema });
     return { posts: page.bookmarks, nextCursor: page.nextCursor };
   }
-  return apiRequest(path, { token, signal, schema: postPageSchema });
+  return apiRequest(path, { token, signal, schema: (s) => s.postPageSchema });
 }
 
 export function fetchPost(
@@ -81,7 +75,7 @@ export function fetchPost(
   return apiRequest(`/api/posts/${encodeURIComponent(postId)}`, {
     token,
     signal,
-    schema: postResponseSchema,
+    schema: (s) => s.postResponseSchema,
   });
 }
 
@@ -95,7 +89,7 @@ export function createPost(
     body: { postData },
     token,
     headers: idempotencyKey ? { [IDEMPOTENCY_HEADER]: idempotencyKey } : undefined,
-    schema: postMutationResponseSchema,
+    schema: (s) => s.postMutationResponseSchema,
   });
 }
 
@@ -108,7 +102,7 @@ export function editPost(
     method: 'POST',
     body: { postData },
     token,
-    schema: postMutationResponseSchema,
+    schema: (s) => s.postMutationResponseSchema,
   });
 }
 
@@ -121,7 +115,7 @@ export function deletePost(
     method: 'DELETE',
     token,
     keepalive,
-    schema: postDeleteResponseSchema,
+    schema: (s) => s.postDeleteResponseSchema,
   });
 }
 
@@ -135,7 +129,7 @@ export function likePost(
   return apiRequest(`/api/posts/${action}/${encodeURIComponent(postId)}`, {
     method: 'POST',
     token,
-    schema: postMutationResponseSchema,
+    schema: (s) => s.postMutationResponseSchema,
   });
 }
 
@@ -150,6 +144,6 @@ export function bookmarkPost(
   return apiRequest(`/api/users/${verb}/${encodeURIComponent(postId)}`, {
     method: 'POST',
     token,
-    schema: bookmarkMutationResponseSchema,
+    schema: (s) => s.bookmarkMutationResponseSchema,
   });
 }

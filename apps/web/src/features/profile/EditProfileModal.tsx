@@ -4,15 +4,17 @@ import {
   MEDIA_ACCEPTED_TYPES,
   MEDIA_MAX_BYTES,
   MediaMessages,
-  userEditBodySchema,
   type User,
 } from '@perch/contract';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import toast from 'react-hot-toast';
 import { Avatar } from '../../components/Avatar';
 import { Button, buttonClassName } from '../../components/Button';
 import { Modal } from '../../components/Modal';
 import { TextField } from '../../components/TextField';
-import { useEditProfileMutation } from '../users/users.queries';
+import type { Schemas } from '../../lib/schemas';
+import { useWithSchemas } from '../../lib/useWithSchemas';
+import { useEditProfileMutation, usersMessages } from '../users/users.queries';
 
 type FieldName = 'firstName' | 'lastName' | 'bio';
 type FieldErrors = Partial<Record<FieldName, string>>;
@@ -61,6 +63,7 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
   const lastNameRef = useRef<HTMLInputElement>(null);
   const bioRef = useRef<HTMLTextAreaElement>(null);
   const editMutation = useEditProfileMutation();
+  const withSchemas = useWithSchemas();
   const saving = editMutation.isPending;
   const bioLength = countCharacters(bio);
 
@@ -94,10 +97,8 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
     setAvatar({ file, url: URL.createObjectURL(file) });
   };
 
-  const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    const parsed = userEditBodySchema.safeParse({
+  const save = (schemas: Schemas, controller: AbortController) => {
+    const parsed = schemas.userEditBodySchema.safeParse({
       userData: { firstName, lastName, bio: bio.trim() },
     });
     if (!parsed.success) {
@@ -116,8 +117,6 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
     }
     setErrors({});
 
-    const controller = new AbortController();
-    controllerRef.current = controller;
     setProgress(avatar ? 0 : null);
     editMutation.mutate(
       {
@@ -139,6 +138,22 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
         },
       },
     );
+  };
+
+  const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (saving) return;
+    // Closing the form while the schemas load cancels the save.
+    const controller = new AbortController();
+    const checking = withSchemas(
+      (schemas) => {
+        if (!controller.signal.aborted) save(schemas, controller);
+      },
+      () => {
+        if (!controller.signal.aborted) toast.error(usersMessages.profileEditFailure);
+      },
+    );
+    if (checking) controllerRef.current = controller;
   };
 
   return (

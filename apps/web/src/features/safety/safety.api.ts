@@ -1,4 +1,4 @@
-import { userPageSchema, type UserPage } from '@perch/contract';
+import type { UserPage } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
 
 /** What the member can do to keep another member away (see the contract's safety.ts). */
@@ -36,6 +36,6 @@ export function fetchSafetyList(
   return apiRequest(`/api/users/me/${kind}?${params.toString()}`, {
     token,
     signal,
-    schema: userPageSchema,
+    schema: (s) => s.userPageSchema,
   });
 }

@@ -1,4 +1,4 @@
-import { postSearchPageSchema, type PostSearchPage, type SearchSort } from '@perch/contract';
+import type { PostSearchPage, SearchSort } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
 
 export interface PostSearchRequest {
@@ -25,6 +25,6 @@ export function searchPosts({
   return apiRequest(`/api/search/posts?${params.toString()}`, {
     token,
     signal,
-    schema: postSearchPageSchema,
+    schema: (s) => s.postSearchPageSchema,
   });
 }

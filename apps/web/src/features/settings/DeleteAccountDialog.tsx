@@ -1,9 +1,11 @@
-import { AccountErrors, accountDeleteBodySchema } from '@perch/contract';
+import { AccountErrors } from '@perch/contract';
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { Button } from '../../components/Button';
 import { Modal } from '../../components/Modal';
 import { TextField } from '../../components/TextField';
-import { isApiError } from '../../lib/api';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '../../lib/api';
+import type { Schemas } from '../../lib/schemas';
+import { useWithSchemas } from '../../lib/useWithSchemas';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { useDeleteAccount } from './settings.queries';
 
@@ -31,12 +33,11 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
   const passwordRef = useRef<HTMLInputElement>(null);
   const usernameRef = useRef<HTMLInputElement>(null);
   const mutation = useDeleteAccount();
+  const withSchemas = useWithSchemas();
   const matches = usernameMatches(typed, user.username);
 
-  const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending || !matches) return;
-    const parsed = accountDeleteBodySchema.safeParse({ password, username: typed.trim() });
+  const send = (schemas: Schemas) => {
+    const parsed = schemas.accountDeleteBodySchema.safeParse({ password, username: typed.trim() });
     if (!parsed.success) {
       setErrors({ password: parsed.error.issues[0]?.message });
       passwordRef.current?.focus();
@@ -56,6 +57,14 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
           setErrors({ form: message });
         }
       },
+    });
+  };
+
+  const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (mutation.isPending || !matches) return;
+    withSchemas(send, () => {
+      setErrors({ form: NETWORK_ERROR_MESSAGE });
     });
   };
 

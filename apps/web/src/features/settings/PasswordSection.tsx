@@ -1,14 +1,11 @@
-import {
-  AccountErrors,
-  PASSWORD_MISMATCH,
-  passwordChangeBodySchema,
-  type PasswordChangeBody,
-} from '@perch/contract';
+import { AccountErrors, PASSWORD_MISMATCH, type PasswordChangeBody } from '@perch/contract';
 import { useRef, useState, type SubmitEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Button } from '../../components/Button';
 import { TextField } from '../../components/TextField';
-import { isApiError } from '../../lib/api';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '../../lib/api';
+import type { Schemas } from '../../lib/schemas';
+import { useWithSchemas } from '../../lib/useWithSchemas';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { settingsMessages, useChangePassword } from './settings.queries';
 import { SettingsSection } from './SettingsSection';
@@ -53,6 +50,7 @@ export function PasswordSection() {
   const [errors, setErrors] = useState<Errors>({});
   const formRef = useRef<HTMLFormElement>(null);
   const mutation = useChangePassword();
+  const withSchemas = useWithSchemas();
 
   const showErrors = (found: Errors) => {
     setErrors(found);
@@ -60,10 +58,8 @@ export function PasswordSection() {
     if (first) formRef.current?.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
   };
 
-  const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const parsed = passwordChangeBodySchema.safeParse(values);
+  const send = (schemas: Schemas) => {
+    const parsed = schemas.passwordChangeBodySchema.safeParse(values);
     if (!parsed.success) {
       const issues = parsed.error.issues;
       showErrors(
@@ -87,6 +83,14 @@ export function PasswordSection() {
         const messages = isApiError(error) ? error.messages : [String(error)];
         showErrors(collect(messages, messages.map(fieldOfMessage)));
       },
+    });
+  };
+
+  const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (mutation.isPending) return;
+    withSchemas(send, () => {
+      showErrors({ form: NETWORK_ERROR_MESSAGE });
     });
   };
 

@@ -1,9 +1,4 @@
-import {
-  sessionListSchema,
-  type AccountDeleteBody,
-  type PasswordChangeBody,
-  type SessionList,
-} from '@perch/contract';
+import type { AccountDeleteBody, PasswordChangeBody, SessionList } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
 import { downloadFile, type DownloadedFile } from '../../lib/download';
 
@@ -11,7 +6,7 @@ export const EXPORT_PATH = '/api/users/me/export';
 
 /** The member's signed-in devices, most recently used first. */
 export function fetchSessions(token: string, signal?: AbortSignal): Promise<SessionList> {
-  return apiRequest('/api/auth/sessions', { token, signal, schema: sessionListSchema });
+  return apiRequest('/api/auth/sessions', { token, signal, schema: (s) => s.sessionListSchema });
 }
 
 /** Ends one of the member's sessions (another device). Answers 204. */

@@ -1,11 +1,4 @@
-import {
-  tagListSchema,
-  tagPageSchema,
-  trendingTagsSchema,
-  type TagList,
-  type TagPage,
-  type TrendingTags,
-} from '@perch/contract';
+import type { TagList, TagPage, TrendingTags } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
 
 interface CallOptions {
@@ -29,7 +22,7 @@ export function fetchTagPage(
   return apiRequest(withQuery(`/api/tags/${encodeURIComponent(tag)}`, params), {
     token,
     signal,
-    schema: tagPageSchema,
+    schema: (s) => s.tagPageSchema,
   });
 }
 
@@ -40,7 +33,11 @@ export function searchTags(
   { token, signal }: CallOptions,
 ): Promise<TagList> {
   const params = new URLSearchParams({ q, limit: String(limit) });
-  return apiRequest(withQuery('/api/tags', params), { token, signal, schema: tagListSchema });
+  return apiRequest(withQuery('/api/tags', params), {
+    token,
+    signal,
+    schema: (s) => s.tagListSchema,
+  });
 }
 
 /** The tags most members used in the last day. */
@@ -52,6 +49,6 @@ export function fetchTrendingTags(
   return apiRequest(withQuery('/api/trends/tags', params), {
     token,
     signal,
-    schema: trendingTagsSchema,
+    schema: (s) => s.trendingTagsSchema,
   });
 }

@@ -1,12 +1,4 @@
-import {
-  followResponseSchema,
-  userPageSchema,
-  userResponseSchema,
-  type FollowResponse,
-  type UserEditBody,
-  type UserPage,
-  type UserResponse,
-} from '@perch/contract';
+import type { FollowResponse, UserEditBody, UserPage, UserResponse } from '@perch/contract';
 import { apiRequest } from '../../lib/api';
 
 interface CallOptions {
@@ -25,7 +17,11 @@ export function searchUsers(
   const params = new URLSearchParams({ q: q.slice(0, SEARCH_TEXT_MAX) });
   if (limit !== undefined) params.set('limit', String(limit));
   if (cursor != null) params.set('cursor', cursor);
-  return apiRequest(`/api/users?${params.toString()}`, { token, signal, schema: userPageSchema });
+  return apiRequest(`/api/users?${params.toString()}`, {
+    token,
+    signal,
+    schema: (s) => s.userPageSchema,
+  });
 }
 
 /** Who to follow: members the viewer does not follow yet, most followed first. */
@@ -35,7 +31,11 @@ export function fetchSuggestions({
   signal,
 }: CallOptions & { limit?: number }): Promise<UserPage> {
   const query = limit === undefined ? '' : `?limit=${String(limit)}`;
-  return apiRequest(`/api/users/suggestions${query}`, { token, signal, schema: userPageSchema });
+  return apiRequest(`/api/users/suggestions${query}`, {
+    token,
+    signal,
+    schema: (s) => s.userPageSchema,
+  });
 }
 
 /** One member by username (any case); with a token the answer says whether the viewer follows them. */
@@ -46,7 +46,7 @@ export function fetchProfile(
   return apiRequest(`/api/users/${encodeURIComponent(username)}`, {
     token,
     signal,
-    schema: userResponseSchema,
+    schema: (s) => s.userResponseSchema,
   });
 }
 
@@ -59,7 +59,7 @@ export function editProfile(
     method: 'POST',
     body: { userData } satisfies UserEditBody,
     token,
-    schema: userResponseSchema,
+    schema: (s) => s.userResponseSchema,
   });
 }
 
@@ -67,7 +67,7 @@ export function followUser(userId: string, token: string): Promise<FollowRespons
   return apiRequest(`/api/users/follow/${encodeURIComponent(userId)}`, {
     method: 'POST',
     token,
-    schema: followResponseSchema,
+    schema: (s) => s.followResponseSchema,
   });
 }
 
@@ -75,6 +75,6 @@ export function unfollowUser(userId: string, token: string): Promise<FollowRespo
   return apiRequest(`/api/users/unfollow/${encodeURIComponent(userId)}`, {
     method: 'POST',
     token,
-    schema: followResponseSchema,
+    schema: (s) => s.followResponseSchema,
   });
 }

@@ -1,0 +1,16 @@
+// Plain values only (no zod): clients import them without loading the schemas.
+
+export const POST_CONTENT_MAX = 2000;
+
+/** Media this server issued: uploads live under /media/. */
+export const MEDIA_URL_PATTERN = /^\/media\/[A-Za-z0-9._/-]+$/;
+export const MEDIA_URL_RULE = 'Images must be uploaded to Perch first.';
+
+export const POST_EMPTY = 'A post needs some text or an image.';
+
+/** The longest description (alt text) an image may have, in characters. */
+export const MEDIA_ALT_MAX = 1500;
+export const MEDIA_ALT_TOO_LONG = `An image description can be at most ${MEDIA_ALT_MAX.toLocaleString('en-US')} characters.`;
+
+/** How many of a post's comments its answers embed as `comments`: the first page, oldest first. */
+export const EMBEDDED_COMMENTS_MAX = 20;
