@@ -4,10 +4,6 @@ import { VitePWA } from 'vite-plugin-pwa';
 
 const apiPort = process.env.PORT ?? '3000';
 
-/** Images the media cache keeps (least recently used go first) and for how long. */
-const MEDIA_CACHE_ENTRIES = 300;
-const MEDIA_CACHE_SECONDS = 30 * 24 * 60 * 60;
-
 export default defineConfig({
   plugins: [
     react(),
@@ -39,29 +35,15 @@ export default defineConfig({
           },
         ],
       },
-      workbox: {
+      // A service worker of our own (src/sw.ts): Workbox's precache, offline shell and media cache,
+      // plus Background Sync for the outbox.
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectManifest: {
+        // A classic script: Chromium and Safari run it without module worker support.
+        rollupFormat: 'iife',
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
-        cleanupOutdatedCaches: true,
-        // Every page of the app is the app shell; the API and media are never pages.
-        navigateFallback: 'index.html',
-        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/media\//],
-        // API answers are left to the network (no route matches them), so nothing stale is ever
-        // shown as fresh. Media names never change meaning: kept, bounded, from the cache first.
-        runtimeCaching: [
-          {
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/media/'),
-            handler: 'CacheFirst',
-            options: {
-              cacheName: 'perch-media',
-              expiration: {
-                maxEntries: MEDIA_CACHE_ENTRIES,
-                maxAgeSeconds: MEDIA_CACHE_SECONDS,
-                purgeOnQuotaError: true,
-              },
-              cacheableResponse: { statuses: [200] },
-            },
-          },
-        ],
       },
     }),
   ],

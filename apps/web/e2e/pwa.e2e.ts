@@ -206,6 +206,53 @@ describe.skipIf(executable === null)('installable, offline app', () => {
     }
   });
 
+  it('sends a waiting post through Background Sync, with no tab of the app open', async () => {
+    const { context, page } = await openPage(browser, baseURL);
+    try {
+      await signInAsNewMember(page);
+      await controlledBy(page);
+      const devtools = await context.newCDPSession(page);
+      const registrations: { registrationId: string; scopeURL: string }[] = [];
+      devtools.on('ServiceWorker.workerRegistrationUpdated', (event) => {
+        registrations.push(...(event as { registrations: typeof registrations }).registrations);
+      });
+      await devtools.send('ServiceWorker.enable');
+
+      const words = `Sent while away ${Date.now()}`;
+      await context.setOffline(true);
+      const composer = page.getByRole('region', { name: 'New post' });
+      await composer.getByRole('textbox', { name: 'Post text' }).fill(words);
+      await composer.getByRole('button', { name: 'Post', exact: true }).click();
+      await visible(page.getByTestId('queued-post').filter({ hasText: words }));
+
+      // Every tab of the app is gone when the connection returns: only the worker can send it.
+      await page.goto('about:blank');
+      await context.setOffline(false);
+      const registration = registrations.find((entry) => entry.scopeURL === `${baseURL}/`);
+      expect(registration).toBeDefined();
+      await devtools.send('ServiceWorker.dispatchSyncEvent', {
+        origin: baseURL,
+        registrationId: registration?.registrationId ?? '',
+        tag: 'perch-outbox',
+        lastChance: false,
+      });
+      const copiesOnServer = async () => {
+        const latest = await page.request.get('/api/posts?sort=latest&limit=50');
+        const body = (await latest.json()) as { posts: { content: string }[] };
+        return body.posts.filter((post) => post.content === words).length;
+      };
+      await expect.poll(copiesOnServer).toBe(1);
+
+      // The next visit finds nothing waiting, and sends nothing again.
+      await visit(page, '/');
+      await visible(page.getByTestId('post-card').filter({ hasText: words }));
+      expect(await page.getByTestId('queued-post').count()).toBe(0);
+      expect(await copiesOnServer()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('offers a new build with a Reload prompt instead of swapping it in silently', async () => {
     const original = await readFile(builtServiceWorker, 'utf8');
     const { context, page } = await openPage(browser, baseURL);

@@ -2,6 +2,7 @@ import type { Post } from '@perch/contract';
 import { isApiError } from '../../lib/api';
 import { uploadImage } from '../../lib/upload';
 import { createPost } from '../posts/posts.api';
+import { requestBackgroundSync, withOutboxLock } from './backgroundSync';
 import { dropQueuedPost, queuePost, queuedPosts, type QueuedPost } from './outboxStore';
 
 /** Whether a failed create should wait in the outbox: no answer came (offline, unreachable). */
@@ -11,7 +12,7 @@ export const isUnreachable = (error: unknown): boolean => isApiError(error) && e
  * Whether a queued post that failed may succeed later: the server was out of reach, busy or
  * failing, or the session must be renewed first. Any other refusal is final.
  */
-const mayRetry = (error: unknown): boolean =>
+export const mayRetry = (error: unknown): boolean =>
   !isApiError(error) ||
   error.isNetworkError ||
   error.status === 401 ||
@@ -67,6 +68,7 @@ export async function refreshOutbox(memberId: string): Promise<void> {
 export async function enqueue(post: QueuedPost): Promise<void> {
   await queuePost(post);
   await refreshOutbox(post.memberId);
+  void requestBackgroundSync();
 }
 
 let sending: Promise<void> | null = null;
@@ -81,7 +83,7 @@ export function sendQueued(
   token: string,
   hooks: { sent: (post: Post) => void; refused: (post: QueuedPost) => void },
 ): Promise<void> {
-  sending ??= (async () => {
+  sending ??= withOutboxLock(async () => {
     try {
       for (const queued of await queuedPosts(memberId)) {
         let post: Post | null = null;
@@ -100,6 +102,6 @@ export function sendQueued(
       sending = null;
       await refreshOutbox(memberId);
     }
-  })();
+  });
   return sending;
 }

@@ -1,19 +1,59 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
-import { useRequiredSession } from '../auth/SessionProvider';
+import { isApiError } from '../../lib/api';
+import { useRequiredSession, useSessionStore } from '../auth/SessionProvider';
 import { postMessages } from '../posts/messages';
+import { postKeys } from '../posts/postKeys';
 import { showCreatedPost } from '../posts/posts.queries';
+import { userKeys, usersMessages } from '../users/users.queries';
+import { OUTBOX_SENT_MESSAGE } from './backgroundSync';
 import { refreshOutbox, sendQueued } from './outbox';
+import type { ToggleChange } from './outboxStore';
+import { sendQueuedToggles, type ToggleHooks } from './toggleQueue';
+
+/** The spec's toast for a toggle the server refused (a 400 is a conflict with its state). */
+export function toggleRefusedMessage(change: ToggleChange, error: unknown): string {
+  const conflict = isApiError(error) && error.status === 400;
+  switch (change.action) {
+    case 'like':
+      return conflict ? postMessages.alreadyLiked : postMessages.likeFailed;
+    case 'dislike':
+      return postMessages.dislikeFailed;
+    case 'add':
+      return conflict ? postMessages.alreadyBookmarked : postMessages.bookmarkFailed;
+    case 'remove':
+      return conflict ? postMessages.notBookmarked : postMessages.bookmarkFailed;
+    case 'follow':
+    case 'unfollow':
+      return usersMessages.followFailure;
+  }
+}
 
 /**
- * For the signed-in shell: sends the posts waiting in the outbox now and whenever the
- * connection returns, showing each as it arrives.
+ * For the signed-in shell: sends the posts, likes, bookmarks and follows waiting in the outbox
+ * now and whenever the connection returns, showing each post as it arrives and the truth of
+ * every list the toggles touched once they are through.
  */
 export function useOutboxSender(): void {
   const { token, user } = useRequiredSession();
+  const store = useSessionStore();
   const queryClient = useQueryClient();
   useEffect(() => {
+    const toggleHooks: ToggleHooks = {
+      sent: (_toggle, answer) => {
+        // A follow's answer carries the member's own record (following count).
+        if ('followUser' in answer) store.updateUser(answer.user);
+      },
+      refused: (toggle, error) => {
+        toast.error(toggleRefusedMessage(toggle, error));
+      },
+    };
+    const sendToggles = async () => {
+      if ((await sendQueuedToggles(user._id, token, toggleHooks)) === 0) return;
+      void queryClient.invalidateQueries({ queryKey: postKeys.all });
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
+    };
     const send = () => {
       void sendQueued(user._id, token, {
         sent: (post) => {
@@ -23,11 +63,22 @@ export function useOutboxSender(): void {
           toast.error(postMessages.createFailed);
         },
       });
+      void sendToggles();
     };
+    // The service worker sent some of it (Background Sync): show the lists as they are now.
+    const onWorkerMessage = (event: MessageEvent<{ type?: unknown } | null>) => {
+      if (event.data?.type !== OUTBOX_SENT_MESSAGE) return;
+      void refreshOutbox(user._id);
+      void queryClient.invalidateQueries({ queryKey: postKeys.all });
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
+    };
+    const worker = 'serviceWorker' in navigator ? navigator.serviceWorker : null;
     void refreshOutbox(user._id).then(send);
     window.addEventListener('online', send);
+    worker?.addEventListener('message', onWorkerMessage);
     return () => {
       window.removeEventListener('online', send);
+      worker?.removeEventListener('message', onWorkerMessage);
     };
-  }, [queryClient, token, user._id, user.username]);
+  }, [queryClient, store, token, user._id, user.username]);
 }

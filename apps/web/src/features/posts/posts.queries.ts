@@ -10,7 +10,9 @@ import { useCallback, useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
 import { isApiError } from '../../lib/api';
 import { uploadImage } from '../../lib/upload';
+import { outboxMessages } from '../outbox/messages';
 import { enqueue, isUnreachable, sendPost } from '../outbox/outbox';
+import { sendOrQueueToggle } from '../outbox/toggleQueue';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { tagKeys } from '../tags/tags.queries';
 import { postMessages } from './messages';
@@ -130,6 +132,7 @@ export function useCreatePost() {
         image,
         altText,
         queuedAt: Date.now(),
+        token,
       };
       try {
         return { post: await sendPost(post, token, onProgress) };
@@ -296,7 +299,12 @@ export function useToggleLike(postId: string) {
   return useMutation({
     mutationKey: ['posts', 'like'],
     scope: { id: `posts:like:${postId}` },
-    mutationFn: (action: LikeAction) => likePost(postId, action, token),
+    // Run even offline: a like the server cannot get waits on this device (features/outbox).
+    networkMode: 'always',
+    mutationFn: (action: LikeAction) =>
+      sendOrQueueToggle({ kind: 'like', action, memberId: user._id, targetId: postId, token }, () =>
+        likePost(postId, action, token),
+      ),
     onMutate: (action): OptimisticContext => {
       const previous = findCachedPost(queryClient, postId);
       updatePostInCaches(queryClient, postId, (post) => withLike(post, action, user));
@@ -311,7 +319,12 @@ export function useToggleLike(postId: string) {
       }
       return { previous, removed, added };
     },
-    onSuccess: ({ post }) => {
+    onSuccess: (answer) => {
+      if (answer === null) {
+        toast(outboxMessages.toggleQueued, { id: outboxMessages.toggleQueued });
+        return;
+      }
+      const { post } = answer;
       updatePostInCaches(queryClient, postId, (cached) => ({
         ...cached,
         likes: post.likes,
@@ -341,12 +354,17 @@ export function useToggleLike(postId: string) {
  * loses it), then confirms with the server; a failure puts everything back and says why.
  */
 export function useToggleBookmark(postId: string) {
-  const { token } = useRequiredSession();
+  const { token, user } = useRequiredSession();
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['posts', 'bookmark'],
     scope: { id: `posts:bookmark:${postId}` },
-    mutationFn: (action: BookmarkAction) => bookmarkPost(postId, action, token),
+    networkMode: 'always',
+    mutationFn: (action: BookmarkAction) =>
+      sendOrQueueToggle(
+        { kind: 'bookmark', action, memberId: user._id, targetId: postId, token },
+        () => bookmarkPost(postId, action, token),
+      ),
     onMutate: (action): OptimisticContext => {
       const previous = findCachedPost(queryClient, postId);
       const bookmarkedByViewer = action === 'add';
@@ -362,7 +380,12 @@ export function useToggleBookmark(postId: string) {
       }
       return { previous, removed, added };
     },
-    onSuccess: ({ post }, action) => {
+    onSuccess: (answer, action) => {
+      if (answer === null) {
+        toast(outboxMessages.toggleQueued, { id: outboxMessages.toggleQueued });
+        return;
+      }
+      const { post } = answer;
       updatePostInCaches(queryClient, postId, (cached) => ({
         ...cached,
         bookmarkedByViewer: post.bookmarkedByViewer,

@@ -9,6 +9,8 @@ import {
 } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { uploadImage } from '../../lib/upload';
+import { outboxMessages } from '../outbox/messages';
+import { sendOrQueueToggle } from '../outbox/toggleQueue';
 import { useRequiredSession, useSessionStore } from '../auth/SessionProvider';
 import type { SessionStore } from '../auth/session';
 import { mapUserInPages, type UserPages } from './userCache';
@@ -183,16 +185,27 @@ function restoreSuggestion(queryClient: QueryClient, user: User, index: number):
 export function useFollowMutation() {
   const queryClient = useQueryClient();
   const store = useSessionStore();
-  const { token } = useRequiredSession();
+  const { token, user: member } = useRequiredSession();
 
   // Only the last of several follow changes in flight refreshes lists and the viewer's record,
   // so an earlier answer cannot undo a later optimistic change.
   const isLastInFlight = () => queryClient.isMutating({ mutationKey: followMutationKey }) <= 1;
 
-  return useMutation<FollowResponse, Error, FollowVariables, FollowContext>({
+  return useMutation<FollowResponse | null, Error, FollowVariables, FollowContext>({
     mutationKey: followMutationKey,
+    // Run even offline: a follow the server cannot get waits on this device (features/outbox).
+    networkMode: 'always',
     mutationFn: ({ user, follow }) =>
-      follow ? followUser(user._id, token) : unfollowUser(user._id, token),
+      sendOrQueueToggle(
+        {
+          kind: 'follow',
+          action: follow ? 'follow' : 'unfollow',
+          memberId: member._id,
+          targetId: user._id,
+          token,
+        },
+        () => (follow ? followUser(user._id, token) : unfollowUser(user._id, token)),
+      ),
     onMutate: async ({ user, follow }) => {
       // A read in flight would overwrite the optimistic change with what it found before it.
       await queryClient.cancelQueries({
@@ -204,7 +217,12 @@ export function useFollowMutation() {
       const suggestionIndex = follow ? removeSuggestion(queryClient, user._id) : null;
       return { suggestionIndex };
     },
-    onSuccess: ({ user: viewer, followUser: target }, { follow }) => {
+    onSuccess: (answer, { follow }) => {
+      if (answer === null) {
+        toast(outboxMessages.toggleQueued, { id: outboxMessages.toggleQueued });
+        return;
+      }
+      const { user: viewer, followUser: target } = answer;
       updateCachedProfiles(queryClient, target._id, (cached) => ({ ...cached, ...target }));
       if (isLastInFlight()) {
         store.updateUser(viewer);
