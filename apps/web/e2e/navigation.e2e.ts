@@ -136,6 +136,30 @@ describe.skipIf(executable === null)('navigation', () => {
     }
   });
 
+  it('returns to where Home was scrolled on Back, and opens other screens at the top', async () => {
+    const { context, page } = await openPage(browser, baseURL, DESKTOP);
+    try {
+      await loginAsGuest(page);
+      await visible(page.getByTestId('post-card').first());
+      await page.evaluate(() => {
+        window.scrollTo(0, 600);
+      });
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600);
+      const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+      await sidebar.getByRole('link', { name: 'Explore', exact: true }).click();
+      await atPath(page, '/explore');
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+      await page.goBack();
+      await atPath(page, '/');
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600);
+      // It stays there once the feed has settled.
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => window.scrollY)).toBe(600);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('uses the bottom bar on small screens', async () => {
     const { context, page } = await openPage(browser, baseURL, MOBILE);
     try {

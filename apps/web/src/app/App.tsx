@@ -1,13 +1,13 @@
-import { useState } from 'react';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './AppProviders';
-import { routes } from './routes';
+import { AppRoutes } from './routes';
 
 export function App() {
-  const [router] = useState(() => createBrowserRouter(routes));
   return (
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
+    <BrowserRouter>
+      <AppProviders>
+        <AppRoutes />
+      </AppProviders>
+    </BrowserRouter>
   );
 }

@@ -1,19 +1,42 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { useLayoutEffect } from 'react';
+import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { AppProviders } from '../app/AppProviders';
 import { createQueryClient } from '../app/queryClient';
-import { routes } from '../app/routes';
+import { AppRoutes } from '../app/routes';
+
+/** Where the app is, for tests to read: `router.state.location`. */
+interface RouterProbe {
+  state: { location: Location };
+}
+
+function LocationProbe({ onChange }: { onChange: (location: Location) => void }) {
+  const location = useLocation();
+  useLayoutEffect(() => {
+    onChange(location);
+  }, [location, onChange]);
+  return null;
+}
 
 /** Renders the whole app (providers, routes, toaster) at `path`, as the browser would. */
 export function renderApp(path = '/') {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router: RouterProbe = {
+    state: { location: { pathname: path, search: '', hash: '', state: null, key: 'default' } },
+  };
   const queryClient = createQueryClient();
   const user = userEvent.setup();
   const result = render(
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>,
+    <MemoryRouter initialEntries={[path]}>
+      <AppProviders queryClient={queryClient}>
+        <LocationProbe
+          onChange={(location) => {
+            router.state.location = location;
+          }}
+        />
+        <AppRoutes />
+      </AppProviders>
+    </MemoryRouter>,
   );
   return { ...result, router, queryClient, user };
 }

@@ -49,7 +49,9 @@ describe('notifications page', () => {
     });
     renderApp('/notifications');
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Notifications' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Notifications' }),
+    ).toBeInTheDocument();
     expect(await entryTexts()).toEqual([
       'Ada Okafor liked your post',
       'Ada Okafor and Bo Li liked your post',

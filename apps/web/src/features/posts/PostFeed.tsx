@@ -9,9 +9,11 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
+import { useArrivalScrollTop } from '../../app/ScrollRestoration';
 import { Button } from '../../components/Button';
 import { ListEnd } from '../../components/ListEnd';
 import { AlertIcon } from '../../components/icons';
+import { rememberCardHeights, rememberedCardHeights } from './cardHeights';
 import { flattenPages } from './postCache';
 import { PostCard } from './PostCard';
 import { DEFAULT_SORT, type FeedSource } from './postKeys';
@@ -90,14 +92,26 @@ function VirtualPostList({
   const scrollMargin = useDocumentOffset(listRef);
   const [openComments, setOpenComments] = useState<ReadonlySet<string>>(() => new Set());
 
+  const arrivalScrollTop = useArrivalScrollTop();
   const virtualizer = useWindowVirtualizer({
     count: posts.length,
     estimateSize: () => ESTIMATED_CARD_HEIGHT,
     overscan: 4,
     gap: CARD_GAP,
     scrollMargin,
+    // Where the screen is about to be scrolled (app/ScrollRestoration), not where the previous
+    // screen was: the virtualizer scrolls the window to it once mounted.
+    initialOffset: () => arrivalScrollTop ?? window.scrollY,
+    initialMeasurementsCache: rememberedCardHeights(),
     getItemKey: (index) => posts[index]?._id ?? index,
   });
+
+  useLayoutEffect(
+    () => () => {
+      rememberCardHeights(virtualizer);
+    },
+    [virtualizer],
+  );
 
   const setCommentsOpen = useCallback((postId: string, open: boolean) => {
     setOpenComments((current) => {
