@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { loadSchemas } from './lib/schemas';
 import './styles/tokens.css';
 import './styles/base.css';
 
@@ -12,6 +13,10 @@ createRoot(container).render(
     <App />
   </StrictMode>,
 );
+
+// The first answers are checked with the contract's schemas: fetch them while the first screen
+// renders rather than after its requests have gone out.
+loadSchemas().catch(() => undefined);
 
 // The service worker and its update prompt load after the first render, outside the initial
 // JavaScript; development servers run without one.
