@@ -1,6 +1,7 @@
 import type { DomainEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { isPostgres } from '../db/dialect';
 import { appendEvents } from './outbox.repository';
 
 type Db = Kysely<Database>;
@@ -28,11 +29,95 @@ export async function runRecorded<T>(
 
 export type Transact = <T>(work: TransactionWork<T>) => Promise<T>;
 
-/** A transact function that tells `committed` the newest event id after each commit with events. */
+/**
+ * A transact function that tells `committed` the newest event id after each commit with events.
+ * On SQLite, concurrent writes share transactions (createGroupCommit below); PostgreSQL runs them
+ * side by side, each in its own.
+ */
 export function createTransact(db: Db, committed: (lastId: number) => void): Transact {
+  if (!isPostgres(db)) return createGroupCommit(db, committed);
   return async (work) => {
     const { result, lastId } = await db.transaction().execute((trx) => runRecorded(trx, work));
     if (lastId !== null) committed(lastId);
     return result;
   };
+}
+
+/** Writes run in one transaction at most: bounds how long one COMMIT keeps the others waiting. */
+const MAX_BATCH = 64;
+const SAVEPOINT = 'write';
+
+interface Waiting {
+  work: TransactionWork<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Group commit for SQLite, which takes one writer at a time: the writes that arrive while a
+ * transaction runs wait, then run together in the next one, each in a savepoint of its own (a
+ * write that throws is rolled back alone and answers its error). Each is answered only after the
+ * shared COMMIT, so an acknowledged write is stored, and its events with it. One COMMIT (and one
+ * write of the pages they share to the log) serves the whole batch instead of one per write.
+ */
+function createGroupCommit(db: Db, committed: (lastId: number) => void): Transact {
+  const queue: Waiting[] = [];
+  let draining = false;
+
+  async function runBatch(batch: Waiting[]): Promise<void> {
+    const outcomes: Outcome[] = [];
+    let lastId: number | null = null;
+    const trx = await db.startTransaction().execute();
+    try {
+      for (const { work } of batch) {
+        const inSavepoint = await trx.savepoint(SAVEPOINT).execute();
+        try {
+          const recorded = await runRecorded(inSavepoint, work);
+          await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
+          outcomes.push({ ok: true, value: recorded.result });
+          if (recorded.lastId !== null) lastId = recorded.lastId;
+        } catch (error) {
+          await inSavepoint.rollbackToSavepoint(SAVEPOINT).execute();
+          await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
+          outcomes.push({ ok: false, error });
+        }
+      }
+      await trx.commit().execute();
+    } catch (error) {
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+      for (const waiting of batch) waiting.reject(error);
+      return;
+    }
+    if (lastId !== null) committed(lastId);
+    batch.forEach((waiting, index) => {
+      const outcome = outcomes[index];
+      if (outcome?.ok) waiting.resolve(outcome.value);
+      else waiting.reject(outcome?.error);
+    });
+  }
+
+  async function drain(): Promise<void> {
+    draining = true;
+    try {
+      while (queue.length > 0) await runBatch(queue.splice(0, MAX_BATCH));
+    } finally {
+      draining = false;
+    }
+  }
+
+  return <T>(work: TransactionWork<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      // better-sqlite3 answers synchronously, so a transaction ends before the event loop reads
+      // the next request: starting after the loop's I/O turn lets the writes it reads join.
+      if (!draining) {
+        draining = true;
+        setImmediate(() => void drain());
+      }
+    });
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isPostgres } from '../../src/db/dialect';
 import { createTransact, runRecorded } from '../../src/events/transactions';
 import { createMember, type Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
@@ -239,6 +240,53 @@ describe('events are stored only when their transaction commits', () => {
     expect(second?.id).toBeGreaterThan(first?.id ?? Infinity);
     expect(committed).toEqual([first?.id, second?.id]);
     expect((await bio())?.bio).toBe('kept-2');
+  });
+
+  it('createTransact: writes made at once each commit or fail alone, answered after their commit', async () => {
+    const committed: number[] = [];
+    const transact = createTransact(t.app.db, (lastId) => committed.push(lastId));
+    const bioOf = async (member: Member) =>
+      (
+        await t.app.db
+          .selectFrom('users')
+          .select('bio')
+          .where('id', '=', member.user._id)
+          .executeTakeFirst()
+      )?.bio;
+    const members = [author, reader, await createMember(t.app), await createMember(t.app)];
+    const write = (member: Member, postId: string, fail: boolean) =>
+      transact(async (trx, events) => {
+        await trx
+          .updateTable('users')
+          .set({ bio: postId })
+          .where('id', '=', member.user._id)
+          .execute();
+        events.record(event(postId));
+        if (fail) throw new Error(`refused ${postId}`);
+        return postId;
+      });
+
+    const outcomes = await Promise.allSettled(
+      members.map((member, index) => write(member, `together-${String(index)}`, index === 2)),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(await stored('together-2')).toEqual([]);
+    const [first, second, refused, fourth] = members;
+    expect(await bioOf(refused ?? author)).not.toBe('together-2');
+    const kept = [0, 1, 3].map((index) => `together-${String(index)}`);
+    const rows = (await Promise.all(kept.map(stored))).flat();
+    expect(rows).toHaveLength(3);
+    const keptMembers = [first, second, fourth].filter((member) => member !== undefined);
+    expect(await Promise.all(keptMembers.map(bioOf))).toEqual(kept);
+    // Every commit was announced with its newest event, and the last one covers them all.
+    expect(committed.at(-1)).toBe(Math.max(...rows.map((row) => row.id)));
+    // SQLite runs the writes that wait for the writer in one transaction (PostgreSQL: one each).
+    if (!isPostgres(t.app.db)) expect(committed.length).toBeLessThan(3);
   });
 
   it('runRecorded: answers the last id given, and nothing when its transaction rolls back', async () => {
