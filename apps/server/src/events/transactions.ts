@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@perch/contract';
-import type { Kysely } from 'kysely';
+import type { ControlledTransaction, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
 import { appendEvents } from './outbox.repository';
@@ -53,8 +53,6 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
 /**
  * Group commit for SQLite, which takes one writer at a time: the writes that arrive while a
  * transaction runs wait, then run together in the next one, each in a savepoint of its own (a
@@ -66,43 +64,45 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
   const queue: Waiting[] = [];
   let draining = false;
 
+  /** Runs a batch; never throws: a failure of the transaction itself answers every write. */
   async function runBatch(batch: Waiting[]): Promise<void> {
-    const outcomes: Outcome[] = [];
+    // Each write's answer, given once the batch has committed.
+    const answers: (() => void)[] = [];
     let lastId: number | null = null;
-    const trx = await db.startTransaction().execute();
+    let trx: ControlledTransaction<Database> | null = null;
     try {
-      for (const { work } of batch) {
+      trx = await db.startTransaction().execute();
+      for (const { work, resolve, reject } of batch) {
         const inSavepoint = await trx.savepoint(SAVEPOINT).execute();
         try {
           const recorded = await runRecorded(inSavepoint, work);
           await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
-          outcomes.push({ ok: true, value: recorded.result });
+          answers.push(() => {
+            resolve(recorded.result);
+          });
           if (recorded.lastId !== null) lastId = recorded.lastId;
         } catch (error) {
           await inSavepoint.rollbackToSavepoint(SAVEPOINT).execute();
           await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
-          outcomes.push({ ok: false, error });
+          answers.push(() => {
+            reject(error);
+          });
         }
       }
       await trx.commit().execute();
     } catch (error) {
       await trx
-        .rollback()
+        ?.rollback()
         .execute()
         .catch(() => undefined);
       for (const waiting of batch) waiting.reject(error);
       return;
     }
     if (lastId !== null) committed(lastId);
-    batch.forEach((waiting, index) => {
-      const outcome = outcomes[index];
-      if (outcome?.ok) waiting.resolve(outcome.value);
-      else waiting.reject(outcome?.error);
-    });
+    for (const answer of answers) answer();
   }
 
   async function drain(): Promise<void> {
-    draining = true;
     try {
       while (queue.length > 0) await runBatch(queue.splice(0, MAX_BATCH));
     } finally {
