@@ -2,19 +2,18 @@ import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../test/server';
 import { makePost } from '../posts/posts.mocks';
-import { likePost } from '../posts/posts.api';
 import { queuedToggles } from './outboxStore';
 import { sendOrQueueToggle, sendQueuedToggles, type Toggle } from './toggleQueue';
 
 const MEMBER = 'member-1';
-type LikeToggle = Extract<Toggle, { kind: 'like' }>;
+type LikeToggle = Extract<Toggle, { kind: 'like' }> & { token: string };
 const like = (postId: string, action: LikeToggle['action'] = 'like'): LikeToggle => ({
   kind: 'like',
   action,
   memberId: MEMBER,
   targetId: postId,
+  token: 'token',
 });
-const likeNow = (toggle: LikeToggle) => () => likePost(toggle.targetId, toggle.action, 'token');
 
 /** Answers likes as the server would, or not at all while `reachable` is false; logs each. */
 function likeServer(state: { reachable: boolean; calls: string[]; wait?: number }) {
@@ -35,7 +34,7 @@ describe('the toggle queue', () => {
     const state = { reachable: true, calls: [] as string[] };
     likeServer(state);
     const toggle = like('post-a');
-    const answer = await sendOrQueueToggle(toggle, likeNow(toggle));
+    const answer = await sendOrQueueToggle(toggle);
     expect(answer?.post._id).toBe('post-a');
     expect(state.calls).toEqual(['like post-a']);
     expect(await queuedToggles(MEMBER)).toEqual([]);
@@ -45,7 +44,7 @@ describe('the toggle queue', () => {
     const state = { reachable: false, calls: [] as string[] };
     likeServer(state);
     for (const toggle of [like('post-a'), like('post-b'), like('post-a', 'dislike')]) {
-      expect(await sendOrQueueToggle(toggle, likeNow(toggle))).toBe(null);
+      expect(await sendOrQueueToggle(toggle)).toBe(null);
     }
     // post-a's like and unlike cancel out without another try: only post-b waits.
     expect(state.calls).toEqual(['like post-a', 'like post-b']);
@@ -58,7 +57,7 @@ describe('the toggle queue', () => {
     const state = { reachable: false, calls: [] as string[] };
     likeServer(state);
     for (const toggle of [like('post-a'), like('post-b')]) {
-      await sendOrQueueToggle(toggle, likeNow(toggle));
+      await sendOrQueueToggle(toggle);
     }
     const sent: string[] = [];
     const hooks = { ...noHooks, sent: (toggle: Toggle) => sent.push(toggle.targetId) };
@@ -78,7 +77,7 @@ describe('the toggle queue', () => {
     const state = { reachable: false, calls: [] as string[] };
     likeServer(state);
     const toggle = like('post-a');
-    await sendOrQueueToggle(toggle, likeNow(toggle));
+    await sendOrQueueToggle(toggle);
     server.use(
       http.post('/api/posts/like/:postId', () =>
         HttpResponse.json(
@@ -100,7 +99,7 @@ describe('the toggle queue', () => {
     const state = { reachable: false, calls: [] as string[], wait: 0 };
     likeServer(state);
     const first = like('post-a');
-    await sendOrQueueToggle(first, likeNow(first));
+    await sendOrQueueToggle(first);
     state.reachable = true;
     state.wait = 50;
     state.calls.length = 0;
@@ -108,7 +107,7 @@ describe('the toggle queue', () => {
     // Made while the queued like is on its way: it goes after it, to the server.
     await delay(10);
     const second = like('post-a', 'dislike');
-    const answer = await sendOrQueueToggle(second, likeNow(second));
+    const answer = await sendOrQueueToggle(second);
     await flush;
     expect(state.calls).toEqual(['like post-a', 'dislike post-a']);
     expect(answer).not.toBe(null);

@@ -20,19 +20,29 @@ import {
 /** A like, bookmark or follow change a member makes: of what, by whom, in which session. */
 export type Toggle = ToggleChange & { memberId: string; targetId: string; token?: string };
 
-export type ToggleAnswer = PostMutationResponse | BookmarkMutationResponse | FollowResponse;
+/** What the server answers a toggle of each kind. */
+interface Answers {
+  like: PostMutationResponse;
+  bookmark: BookmarkMutationResponse;
+  follow: FollowResponse;
+}
 
-export function sendToggle(toggle: Toggle, token: string): Promise<ToggleAnswer> {
-  switch (toggle.kind) {
-    case 'like':
-      return likePost(toggle.targetId, toggle.action, token);
-    case 'bookmark':
-      return bookmarkPost(toggle.targetId, toggle.action, token);
-    case 'follow':
-      return toggle.action === 'follow'
-        ? followUser(toggle.targetId, token)
-        : unfollowUser(toggle.targetId, token);
-  }
+export type ToggleAnswer = Answers[ToggleChange['kind']];
+
+export function sendToggle<T extends Toggle>(
+  toggle: T,
+  token: string,
+): Promise<Answers[T['kind']]> {
+  const sent: Promise<ToggleAnswer> =
+    toggle.kind === 'like'
+      ? likePost(toggle.targetId, toggle.action, token)
+      : toggle.kind === 'bookmark'
+        ? bookmarkPost(toggle.targetId, toggle.action, token)
+        : toggle.action === 'follow'
+          ? followUser(toggle.targetId, token)
+          : unfollowUser(toggle.targetId, token);
+  // The branch taken is the one of T's kind.
+  return sent as Promise<Answers[T['kind']]>;
 }
 
 /** Sends of queued toggles under way, by key: a new toggle of the same target waits for them. */
@@ -44,10 +54,9 @@ const sendingNow = new Map<string, Promise<unknown>>();
  * opposite action undoes it, the same one repeats it), so they never arrive out of order.
  * Resolves with the server's answer, or null when the toggle waits (or settled) on this device.
  */
-export async function sendOrQueueToggle<T>(
-  toggle: Toggle,
-  sendNow: () => Promise<T>,
-): Promise<T | null> {
+export async function sendOrQueueToggle<T extends Toggle & { token: string }>(
+  toggle: T,
+): Promise<Answers[T['kind']] | null> {
   const key = toggleKey(toggle.memberId, toggle.kind, toggle.targetId);
   await sendingNow.get(key);
   if (await findQueuedToggle(key)) {
@@ -55,7 +64,7 @@ export async function sendOrQueueToggle<T>(
     return null;
   }
   try {
-    return await sendNow();
+    return await sendToggle(toggle, toggle.token);
   } catch (error) {
     if (!isUnreachable(error)) throw error;
     await queueToggle({ ...toggle, key, queuedAt: Date.now() });

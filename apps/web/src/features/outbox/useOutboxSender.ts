@@ -1,34 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
-import { isApiError } from '../../lib/api';
 import { useRequiredSession, useSessionStore } from '../auth/SessionProvider';
 import { postMessages } from '../posts/messages';
 import { postKeys } from '../posts/postKeys';
 import { showCreatedPost } from '../posts/posts.queries';
-import { userKeys, usersMessages } from '../users/users.queries';
+import { userKeys } from '../users/users.queries';
 import { OUTBOX_SENT_MESSAGE } from './backgroundSync';
+import { toggleRefusedMessage } from './messages';
 import { refreshOutbox, sendQueued } from './outbox';
-import type { ToggleChange } from './outboxStore';
 import { sendQueuedToggles, type ToggleHooks } from './toggleQueue';
-
-/** The spec's toast for a toggle the server refused (a 400 is a conflict with its state). */
-export function toggleRefusedMessage(change: ToggleChange, error: unknown): string {
-  const conflict = isApiError(error) && error.status === 400;
-  switch (change.action) {
-    case 'like':
-      return conflict ? postMessages.alreadyLiked : postMessages.likeFailed;
-    case 'dislike':
-      return postMessages.dislikeFailed;
-    case 'add':
-      return conflict ? postMessages.alreadyBookmarked : postMessages.bookmarkFailed;
-    case 'remove':
-      return conflict ? postMessages.notBookmarked : postMessages.bookmarkFailed;
-    case 'follow':
-    case 'unfollow':
-      return usersMessages.followFailure;
-  }
-}
 
 /**
  * For the signed-in shell: sends the posts, likes, bookmarks and follows waiting in the outbox

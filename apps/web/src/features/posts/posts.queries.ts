@@ -10,18 +10,16 @@ import { useCallback, useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
 import { isApiError } from '../../lib/api';
 import { uploadImage } from '../../lib/upload';
-import { outboxMessages } from '../outbox/messages';
+import { toastToggleQueued, toggleRefusedMessage } from '../outbox/messages';
 import { enqueue, isUnreachable, sendPost } from '../outbox/outbox';
 import { sendOrQueueToggle } from '../outbox/toggleQueue';
 import { useRequiredSession } from '../auth/SessionProvider';
 import { tagKeys } from '../tags/tags.queries';
 import { postMessages } from './messages';
 import {
-  bookmarkPost,
   editPost,
   fetchPost,
   fetchPostPage,
-  likePost,
   type BookmarkAction,
   type LikeAction,
 } from './posts.api';
@@ -302,9 +300,7 @@ export function useToggleLike(postId: string) {
     // Run even offline: a like the server cannot get waits on this device (features/outbox).
     networkMode: 'always',
     mutationFn: (action: LikeAction) =>
-      sendOrQueueToggle({ kind: 'like', action, memberId: user._id, targetId: postId, token }, () =>
-        likePost(postId, action, token),
-      ),
+      sendOrQueueToggle({ kind: 'like', action, memberId: user._id, targetId: postId, token }),
     onMutate: (action): OptimisticContext => {
       const previous = findCachedPost(queryClient, postId);
       updatePostInCaches(queryClient, postId, (post) => withLike(post, action, user));
@@ -321,7 +317,7 @@ export function useToggleLike(postId: string) {
     },
     onSuccess: (answer) => {
       if (answer === null) {
-        toast(outboxMessages.toggleQueued, { id: outboxMessages.toggleQueued });
+        toastToggleQueued();
         return;
       }
       const { post } = answer;
@@ -338,12 +334,7 @@ export function useToggleLike(postId: string) {
       }
       if (context?.added) removePostFromLists(queryClient, postId, isSource('liked'));
       if (context) restoreRemovedPosts(queryClient, context.removed);
-      if (action === 'like') {
-        const alreadyLiked = isApiError(error) && error.status === 400;
-        toast.error(alreadyLiked ? postMessages.alreadyLiked : postMessages.likeFailed);
-      } else {
-        toast.error(postMessages.dislikeFailed);
-      }
+      toast.error(toggleRefusedMessage({ kind: 'like', action }, error));
       resyncAfterConflict(queryClient, error);
     },
   });
@@ -361,10 +352,7 @@ export function useToggleBookmark(postId: string) {
     scope: { id: `posts:bookmark:${postId}` },
     networkMode: 'always',
     mutationFn: (action: BookmarkAction) =>
-      sendOrQueueToggle(
-        { kind: 'bookmark', action, memberId: user._id, targetId: postId, token },
-        () => bookmarkPost(postId, action, token),
-      ),
+      sendOrQueueToggle({ kind: 'bookmark', action, memberId: user._id, targetId: postId, token }),
     onMutate: (action): OptimisticContext => {
       const previous = findCachedPost(queryClient, postId);
       const bookmarkedByViewer = action === 'add';
@@ -382,7 +370,7 @@ export function useToggleBookmark(postId: string) {
     },
     onSuccess: (answer, action) => {
       if (answer === null) {
-        toast(outboxMessages.toggleQueued, { id: outboxMessages.toggleQueued });
+        toastToggleQueued();
         return;
       }
       const { post } = answer;
@@ -399,12 +387,7 @@ export function useToggleBookmark(postId: string) {
       }
       if (context?.added) removePostFromLists(queryClient, postId, isSource('bookmarks'));
       if (context) restoreRemovedPosts(queryClient, context.removed);
-      const conflict = isApiError(error) && error.status === 400;
-      if (action === 'add') {
-        toast.error(conflict ? postMessages.alreadyBookmarked : postMessages.bookmarkFailed);
-      } else {
-        toast.error(conflict ? postMessages.notBookmarked : postMessages.bookmarkFailed);
-      }
+      toast.error(toggleRefusedMessage({ kind: 'bookmark', action }, error));
       resyncAfterConflict(queryClient, error);
     },
   });

@@ -14,7 +14,8 @@ import { Modal } from '../../components/Modal';
 import { TextField } from '../../components/TextField';
 import type { Schemas } from '../../lib/schemas';
 import { useWithSchemas } from '../../lib/useWithSchemas';
-import { useEditProfileMutation, usersMessages } from '../users/users.queries';
+import { usersMessages } from '../users/messages';
+import { useEditProfileMutation } from '../users/users.queries';
 
 type FieldName = 'firstName' | 'lastName' | 'bio';
 type FieldErrors = Partial<Record<FieldName, string>>;

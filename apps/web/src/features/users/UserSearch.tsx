@@ -7,7 +7,8 @@ import { TextField } from '../../components/TextField';
 import { profilePath, searchPath } from '../layout/navigation';
 import { useDebouncedValue } from './useDebouncedValue';
 import { SEARCH_TEXT_MAX } from './users.api';
-import { usersMessages, useUserSearchQuery } from './users.queries';
+import { usersMessages } from './messages';
+import { useUserSearchQuery } from './users.queries';
 
 /** Pause in typing before the server is asked. */
 export const SEARCH_DEBOUNCE_MS = 200;

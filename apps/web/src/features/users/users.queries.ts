@@ -9,19 +9,13 @@ import {
 } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { uploadImage } from '../../lib/upload';
-import { outboxMessages } from '../outbox/messages';
+import { toastToggleQueued } from '../outbox/messages';
 import { sendOrQueueToggle } from '../outbox/toggleQueue';
 import { useRequiredSession, useSessionStore } from '../auth/SessionProvider';
 import type { SessionStore } from '../auth/session';
+import { usersMessages } from './messages';
 import { mapUserInPages, type UserPages } from './userCache';
-import {
-  editProfile,
-  fetchProfile,
-  fetchSuggestions,
-  followUser,
-  searchUsers,
-  unfollowUser,
-} from './users.api';
+import { editProfile, fetchProfile, fetchSuggestions, searchUsers } from './users.api';
 
 export const userKeys = {
   all: ['users'] as const,
@@ -50,15 +44,6 @@ export const editProfileMutationKey = ['users', 'edit'] as const;
 export const SUGGESTIONS_LIMIT = 5;
 /** How many matches the search dropdown lists. */
 export const SEARCH_LIMIT = 8;
-
-export const usersMessages = {
-  followed: (username: string) => `Followed @${username}`,
-  unfollowed: (username: string) => `Unfollowed @${username}`,
-  followFailure: 'Something went wrong',
-  profileEdited: 'Pofile edited',
-  profileEditFailure: 'Something went wrong',
-  searchEmpty: 'User not found!',
-} as const;
 
 /** A member's profile, by username (any case). Refreshed whenever a profile page opens. */
 export function useProfileQuery(username: string) {
@@ -196,16 +181,13 @@ export function useFollowMutation() {
     // Run even offline: a follow the server cannot get waits on this device (features/outbox).
     networkMode: 'always',
     mutationFn: ({ user, follow }) =>
-      sendOrQueueToggle(
-        {
-          kind: 'follow',
-          action: follow ? 'follow' : 'unfollow',
-          memberId: member._id,
-          targetId: user._id,
-          token,
-        },
-        () => (follow ? followUser(user._id, token) : unfollowUser(user._id, token)),
-      ),
+      sendOrQueueToggle({
+        kind: 'follow',
+        action: follow ? 'follow' : 'unfollow',
+        memberId: member._id,
+        targetId: user._id,
+        token,
+      }),
     onMutate: async ({ user, follow }) => {
       // A read in flight would overwrite the optimistic change with what it found before it.
       await queryClient.cancelQueries({
@@ -219,7 +201,7 @@ export function useFollowMutation() {
     },
     onSuccess: (answer, { follow }) => {
       if (answer === null) {
-        toast(outboxMessages.toggleQueued, { id: outboxMessages.toggleQueued });
+        toastToggleQueued();
         return;
       }
       const { user: viewer, followUser: target } = answer;
