@@ -8,22 +8,28 @@ interface BoundaryProps {
   path: string;
 }
 
-class ErrorBoundary extends Component<BoundaryProps, { failedAt: string | null }> {
-  override state = { failedAt: null as string | null };
+interface BoundaryState {
+  failed: boolean;
+  path: string;
+}
 
-  static getDerivedStateFromError(): { failedAt: string } {
-    return { failedAt: '' };
+class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { failed: false, path: this.props.path };
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState) {
+    return props.path === state.path ? null : { failed: false, path: props.path };
+  }
+
+  static getDerivedStateFromError(): Partial<BoundaryState> {
+    return { failed: true };
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
-    this.setState({ failedAt: this.props.path });
     console.error(error, info.componentStack);
   }
 
   override render(): ReactNode {
-    const { failedAt } = this.state;
-    const failedHere = failedAt !== null && (failedAt === '' || failedAt === this.props.path);
-    return failedHere ? <RouteErrorPage /> : this.props.children;
+    return this.state.failed ? <RouteErrorPage /> : this.props.children;
   }
 }
 
