@@ -61,7 +61,9 @@ describe('notifications page', () => {
       'Cy Zhang and Bo Li followed you',
       'Bo Li mentioned you',
     ]);
-    expect(document.title).toBe('Notifications · Perch');
+    await waitFor(() => {
+      expect(document.title).toBe('Notifications · Perch');
+    });
 
     const links = entries().map((entry) => within(entry).getByRole('link'));
     expect(links[0]).toHaveAttribute('href', '/post/p-1');

@@ -11,7 +11,10 @@ describe('settings page', () => {
     renderApp('/settings');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument();
-    expect(document.title).toBe('Settings · Perch');
+    // The screen loads on first use: its title is set once it has rendered.
+    await waitFor(() => {
+      expect(document.title).toBe('Settings · Perch');
+    });
     for (const name of ['Profile', 'Password', 'Devices', 'Blocked and muted', 'Your data']) {
       const region = screen.getByRole('region', { name });
       expect(within(region).getByRole('heading', { level: 2, name })).toBeInTheDocument();

@@ -1,5 +1,5 @@
 import { SearchErrors, type Post, type TagPage } from '@perch/contract';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
@@ -51,7 +51,9 @@ describe('tag page', () => {
       '/tags/sourdough',
     );
     expect(asked).toEqual(['sourdough']);
-    expect(document.title).toContain('#sourdough');
+    await waitFor(() => {
+      expect(document.title).toContain('#sourdough');
+    });
   });
 
   it('says "1 post" for one', async () => {
