@@ -76,7 +76,9 @@ describe('who to follow', () => {
     expect(await suggestedNames()).toEqual(['Alan Turing@alan']);
     // The viewer's own following count, in the session and on their profile.
     expect(readStoredSession()).toMatchObject({ token: TOKEN, user: { followingCount: 2 } });
-    expect(profileCount('Following')).toBe('2');
+    await waitFor(() => {
+      expect(profileCount('Following')).toBe('2');
+    });
   });
 
   it('puts the member back and says so when the follow fails', async () => {
