@@ -13,6 +13,7 @@ import * as account from './migrations/0011_account';
 import * as safety from './migrations/0012_safety';
 import * as mediaAlt from './migrations/0013_media_alt';
 import * as idempotencyKeys from './migrations/0014_idempotency_keys';
+import * as memberNamePairs from './migrations/0015_member_name_pairs';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012_safety': safety,
   '0013_media_alt': mediaAlt,
   '0014_idempotency_keys': idempotencyKeys,
+  '0015_member_name_pairs': memberNamePairs,
 };
 
 const provider: MigrationProvider = {

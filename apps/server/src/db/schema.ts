@@ -185,8 +185,16 @@ export interface CommentMentionsTable {
   user_id: string;
 }
 
+/** SQLite: each pair of adjacent characters of a member's lower-cased names (migration 0015). */
+export interface MemberNamePairsTable {
+  pair: string;
+  lower_username: string;
+  user_id: string;
+}
+
 export interface Database {
   users: UsersTable;
+  member_name_pairs: MemberNamePairsTable;
   posts: PostsTable;
   likes: LikesTable;
   comments: CommentsTable;

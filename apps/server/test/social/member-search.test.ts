@@ -3,7 +3,10 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/dialect';
 import type { Database } from '../../src/db/schema';
-import { searchUsers } from '../../src/modules/users/users.repository';
+import {
+  searchUsers,
+  type CandidateSource,
+} from '../../src/modules/users/member-search.repository';
 import { createMember, type Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
 import { bodyOf, expectError, idsOf, walk, withQuery } from './social-helpers';
@@ -171,23 +174,30 @@ describe('member search', () => {
 async function searchSql(
   db: Kysely<Database>,
   text: string,
-  byTrigrams: boolean,
+  via: CandidateSource,
 ): Promise<CompiledQuery> {
   let caught: CompiledQuery | undefined;
-  const catching = db.withPlugin({
-    transformQuery: (args) => {
-      caught ??= db.getExecutor().compileQuery(args.node, args.queryId);
-      return args.node;
+  // Its statements are compiled once and sent as they are, past any plugin.
+  const catching = new Proxy(db, {
+    get(target, property) {
+      if (property !== 'executeQuery') {
+        const value = Reflect.get(target, property, target) as unknown;
+        // Kysely's private fields answer only to the instance itself.
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      }
+      return (query: CompiledQuery) => {
+        caught ??= query;
+        return target.executeQuery(query);
+      };
     },
-    transformResult: (args) => Promise.resolve(args.result),
   });
-  await searchUsers(catching, { ...everyone, text, byTrigrams });
+  await searchUsers(catching, { ...everyone, text, via });
   if (!caught) throw new Error('searchUsers sent no query');
   return caught;
 }
 
-async function planOf(db: Kysely<Database>, text: string, byTrigrams: boolean): Promise<string> {
-  const query = await searchSql(db, text, byTrigrams);
+async function planOf(db: Kysely<Database>, text: string, via: CandidateSource): Promise<string> {
+  const query = await searchSql(db, text, via);
   if (!isPostgres(db)) {
     const rows = await db.executeQuery<{ detail: string }>({
       ...query,
@@ -215,6 +225,37 @@ async function planOf(db: Kysely<Database>, text: string, byTrigrams: boolean): 
 
 const everyone = { viewerId: null, afterUsername: null, limit: 50 } as const;
 
+/** SQLite's lower() folds ASCII letters only; the pairs are cut with it. */
+const sqliteLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+type PairRow = [pair: string, lowerUsername: string, userId: string];
+const byPair = (a: PairRow, b: PairRow) => a.join('\u0000').localeCompare(b.join('\u0000'));
+
+async function storedPairs(db: Kysely<Database>): Promise<PairRow[]> {
+  const rows = await db.selectFrom('member_name_pairs').selectAll().execute();
+  return rows.map((row): PairRow => [row.pair, row.lower_username, row.user_id]).sort(byPair);
+}
+
+/** Every distinct pair of adjacent characters of each member's three names. */
+async function expectedPairs(db: Kysely<Database>): Promise<PairRow[]> {
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'first_name', 'last_name'])
+    .execute();
+  const pairs = new Map<string, PairRow>();
+  for (const user of users) {
+    const lowerUsername = sqliteLower(user.username);
+    for (const name of [user.username, user.first_name, user.last_name]) {
+      const chars = Array.from(sqliteLower(name));
+      for (let i = 0; i + 1 < chars.length; i += 1) {
+        const row: PairRow = [`${chars[i] ?? ''}${chars[i + 1] ?? ''}`, lowerUsername, user.id];
+        pairs.set(row.join('\u0000'), row);
+      }
+    }
+  }
+  return [...pairs.values()].sort(byPair);
+}
+
 const userRow = (id: string, firstName: string, lastName: string) => {
   const now = Date.now();
   return {
@@ -233,13 +274,21 @@ describe('the search index', () => {
   it('answers text of three characters or more', async () => {
     const db = t.app.db;
     if (isPostgres(db)) {
-      expect(await planOf(db, 'rgu', false)).toMatch(/users_search_trgm_idx/);
+      expect(await planOf(db, 'rgu', 'order')).toMatch(/users_search_trgm_idx/);
       return;
     }
-    expect(await planOf(db, 'rgu', true)).toMatch(/users_search/);
+    expect(await planOf(db, 'rgu', 'trigrams')).toMatch(/users_search/);
     // Without it, members are read in the order of the answer, and reading stops with the page.
-    expect(await planOf(db, 'rg', false)).toMatch(/SCAN u USING INDEX users_username_lower_key/);
-    expect(await planOf(db, 'rg', false)).not.toMatch(/TEMP B-TREE/);
+    expect(await planOf(db, 'rg', 'order')).toMatch(/SCAN u USING INDEX users_username_lower_key/);
+    expect(await planOf(db, 'rg', 'order')).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('answers two characters from the members holding that pair, in username order', async () => {
+    const db = t.app.db;
+    if (isPostgres(db)) return;
+    const plan = await planOf(db, 'rg', 'pairs');
+    expect(plan).toMatch(/SEARCH mp USING PRIMARY KEY \(pair=\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE|SCAN u/);
   });
 
   it('answers the same whichever way the members are found', async () => {
@@ -249,14 +298,24 @@ describe('the search index', () => {
     );
     await db.insertInto('users').values(crowd).execute();
     try {
-      for (const text of ['crowd', 'MEMBER 10', 'ember 599', 'ada', 'rgu', 'zzz']) {
-        const viaIndex = await searchUsers(db, { ...everyone, text, byTrigrams: !isPostgres(db) });
-        const inOrder = await searchUsers(db, { ...everyone, text, byTrigrams: false });
+      for (const text of ['crowd', 'MEMBER 10', 'ember 599', 'ada', 'rgu', 'zzz', 'ow', 'R ']) {
+        const via = isPostgres(db) ? 'order' : text.length === 2 ? 'pairs' : 'trigrams';
+        const viaIndex = await searchUsers(db, { ...everyone, text, via });
+        const inOrder = await searchUsers(db, { ...everyone, text, via: 'order' });
         expect(
           viaIndex.map((row) => row.id),
           text,
         ).toEqual(inOrder.map((row) => row.id));
       }
+      const after = { ...everyone, text: 'ow', afterUsername: 'u_crowd0300', limit: 5 };
+      const nextViaPairs = await searchUsers(db, {
+        ...after,
+        via: isPostgres(db) ? 'order' : 'pairs',
+      });
+      expect(nextViaPairs.map((row) => row.username)).toEqual(
+        (await searchUsers(db, { ...after, via: 'order' })).map((row) => row.username),
+      );
+      expect(nextViaPairs[0]?.username).toBe('u_crowd0301');
       // More members hold "crowd" than the index is asked for: they are read in username order.
       const page = await search('crowd');
       expect(page.map((user) => user.username)).toEqual(
@@ -284,5 +343,15 @@ describe('the search index', () => {
     await sql`insert into users_search (users_search, rank) values ('integrity-check', 1)`.execute(
       db,
     );
+    expect(await storedPairs(db)).toEqual(await expectedPairs(db));
+  });
+
+  it('keeps every pair of characters of every member, and no other', async () => {
+    const db = t.app.db;
+    if (isPostgres(db)) return;
+    const pairs = await storedPairs(db);
+    expect(pairs).toEqual(await expectedPairs(db));
+    expect(pairs).toContainEqual(['🌞n', 'emoji_fan', emoji.user._id]);
+    expect(pairs).toContainEqual(['Ån', 'accented', accented.user._id]);
   });
 });

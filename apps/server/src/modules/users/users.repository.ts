@@ -62,7 +62,8 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
 }
 
-function listedUsers(db: Db, viewerId: string | null) {
+/** Members with, for the viewer, whether they follow each (`followed`). */
+export function listedUsers(db: Db, viewerId: string | null) {
   return db
     .selectFrom('users as u')
     .selectAll('u')
@@ -97,78 +98,6 @@ export function findListedUserById(
   viewerId: string | null,
 ): Promise<ListedUserRow | undefined> {
   return listedUsers(db, viewerId).where('u.id', '=', id).executeTakeFirst();
-}
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** FTS5 reads text in double quotes as one phrase, every character literal but `"`, doubled. */
-const ftsPhrase = (text: string) => `"${text.toLowerCase().replaceAll('"', '""')}"`;
-
-/**
- * Whether the trigram indexes (see migration 0009) can find the text: it needs three characters
- * (code points, as the indexes count them).
- */
-export const hasTrigrams = (text: string): boolean => Array.from(text.toLowerCase()).length >= 3;
-
-/** SQLite: the members whose names hold the text's trigrams one after another. */
-const holdingTrigramsOf = (text: string) => sql<boolean>`u.rowid in (
-  select rowid from users_search where users_search match ${ftsPhrase(text)}
-)`;
-
-/** SQLite: how many members' names hold the text's trigrams, counting no further than `cap`. */
-export async function countTrigramMatches(db: Db, text: string, cap: number): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from (
-    select rowid from users_search where users_search match ${ftsPhrase(text)} limit ${cap}
-  )`.execute(db);
-  return rows[0]?.n ?? 0;
-}
-
-/**
- * Members whose username, first or last name contains the text, regardless of case, in username
- * order; keyset on lower(username), which is unique.
- *
- * The LIKE conditions say what matches, on both databases. PostgreSQL's pg_trgm index answers them
- * as they are, when its planner finds that quicker than reading members in username order. On
- * SQLite, `byTrigrams` (for text that hasTrigrams; never on PostgreSQL) has the users_search index
- * pick the candidates first: never fewer than the LIKEs match (it folds case at least as widely as
- * lower()), and the LIKEs keep exactly those they match. Without it, members are read in username
- * order until the page is full.
- */
-export function searchUsers(
-  db: Db,
-  query: {
-    viewerId: string | null;
-    text: string;
-    afterUsername: string | null;
-    limit: number;
-    byTrigrams: boolean;
-    /** Members left out (those blocked either way with the viewer). */
-    exceptIds?: readonly string[];
-  },
-): Promise<ListedUserRow[]> {
-  const pattern = `%${escapeLike(query.text.toLowerCase())}%`;
-  const exceptIds = query.exceptIds ?? [];
-  let builder = listedUsers(db, query.viewerId);
-  if (exceptIds.length > 0) {
-    builder = builder.where('u.id', 'not in', idList(db, idListValue(db, exceptIds)));
-  }
-  if (query.text !== '') {
-    builder = builder.where((eb) =>
-      eb.or(
-        (['u.username', 'u.first_name', 'u.last_name'] as const).map(
-          (column) => sql<boolean>`lower(${eb.ref(column)}) like ${pattern} escape '\\'`,
-        ),
-      ),
-    );
-    if (query.byTrigrams) builder = builder.where(holdingTrigramsOf(query.text));
-  }
-  if (query.afterUsername !== null) {
-    builder = builder.where(sql<string>`lower(u.username)`, '>', query.afterUsername);
-  }
-  return builder
-    .orderBy(sql`lower(u.username)`)
-    .limit(query.limit + 1)
-    .execute();
 }
 
 /**

@@ -21,6 +21,7 @@ import type { MediaService } from '../media/media.service';
 import type { HiddenMembers } from '../safety/hidden-members';
 import type { TimelinesService } from '../timelines/timelines.service';
 import { toUser, toUserStub } from './users.mapper';
+import * as search from './member-search.repository';
 import * as repo from './users.repository';
 
 type Db = Kysely<Database>;
@@ -60,15 +61,18 @@ export function createUsersService({
   hidden,
 }: UsersServiceDeps) {
   /**
-   * Whether member search lets the trigram index pick its candidates (see repo.searchUsers).
-   * SQLite only: PostgreSQL's planner makes the same choice from its statistics. Text shorter than
-   * a trigram is read in username order; short text is common, so a page fills quickly, and only
-   * a rare pair of characters reads every member.
+   * Where member search finds its candidates (see search.CandidateSource). SQLite only:
+   * PostgreSQL's planner makes the same choice from its statistics. Two characters are looked up
+   * among the members' pairs of characters. Longer text goes through the trigram index unless so
+   * many members hold it that reading them in username order fills a page sooner; so does a
+   * single character.
    */
-  async function searchesByTrigrams(text: string): Promise<boolean> {
-    if (isPostgres(db) || !repo.hasTrigrams(text)) return false;
-    const candidates = await repo.countTrigramMatches(reads, text, TRIGRAM_CANDIDATES_MAX);
-    return candidates < TRIGRAM_CANDIDATES_MAX;
+  async function candidateSource(text: string): Promise<search.CandidateSource> {
+    if (isPostgres(db)) return 'order';
+    if (search.isPair(text)) return 'pairs';
+    if (!search.hasTrigrams(text)) return 'order';
+    const candidates = await search.countTrigramMatches(reads, text, TRIGRAM_CANDIDATES_MAX);
+    return candidates < TRIGRAM_CANDIDATES_MAX ? 'trigrams' : 'order';
   }
 
   async function listedById(id: string, viewer: Viewer, trx: Db = db): Promise<User> {
@@ -226,13 +230,13 @@ export function createUsersService({
     async search(viewer: Viewer | null, query: UserSearchQuery): Promise<UserPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['string'] as const)[0] : null;
       const text = query.q?.trim() ?? '';
-      const rows = await repo.searchUsers(reads, {
+      const rows = await search.searchUsers(reads, {
         exceptIds: await hidden.blockedFor(viewer?.id ?? null),
         viewerId: viewer?.id ?? null,
         text,
         afterUsername: after,
         limit: query.limit,
-        byTrigrams: await searchesByTrigrams(text),
+        via: await candidateSource(text),
       });
       const { items, nextCursor } = pageOf(rows, query.limit, (row) => [
         row.username.toLowerCase(),

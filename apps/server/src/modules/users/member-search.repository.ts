@@ -1,0 +1,137 @@
+import { sql, type Kysely } from 'kysely';
+import { compiledQuery } from '../../db/compiled';
+import { idList, idListValue } from '../../db/dialect';
+import type { Database } from '../../db/schema';
+import { listedUsers, type ListedUserRow } from './users.repository';
+
+type Db = Kysely<Database>;
+
+/**
+ * How member search finds its candidates before its LIKE conditions keep the matches:
+ * - `order`: members in username order until the page is full (both databases; PostgreSQL's
+ *   planner picks its trigram index itself when that is quicker);
+ * - `trigrams` (SQLite): the users_search index (migration 0009), for text that hasTrigrams;
+ * - `pairs` (SQLite): member_name_pairs (migration 0015), for text of exactly two characters.
+ * Each finds never fewer members than the LIKEs match, and all answer in username order.
+ */
+export type CandidateSource = 'order' | 'trigrams' | 'pairs';
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** FTS5 reads text in double quotes as one phrase, every character literal but `"`, doubled. */
+const ftsPhrase = (text: string) => `"${text.toLowerCase().replaceAll('"', '""')}"`;
+
+/** Text length as the indexes count it: in code points. */
+const lengthOf = (text: string) => Array.from(text).length;
+
+/**
+ * Whether the trigram indexes (see migration 0009) can find the text: it needs three characters.
+ */
+export const hasTrigrams = (text: string): boolean => lengthOf(text.toLowerCase()) >= 3;
+
+/** Whether member_name_pairs (see migration 0015) can find the text: two characters exactly. */
+export const isPair = (text: string): boolean => lengthOf(text.toLowerCase()) === 2;
+
+/** SQLite: how many members' names hold the text's trigrams, counting no further than `cap`. */
+export async function countTrigramMatches(db: Db, text: string, cap: number): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from (
+    select rowid from users_search where users_search match ${ftsPhrase(text)} limit ${cap}
+  )`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
+interface SearchShape {
+  viewer: boolean;
+  text: boolean;
+  via: CandidateSource;
+  paged: boolean;
+  excepting: boolean;
+}
+
+type SearchArgs = [
+  viewerId: string | null,
+  pattern: string,
+  indexed: string,
+  afterUsername: string,
+  limit: number,
+  exceptIds: unknown,
+];
+
+function searchBuilder(db: Db, shape: SearchShape, ...args: SearchArgs) {
+  const [viewerId, pattern, indexed, afterUsername, limit, exceptIds] = args;
+  let builder = listedUsers(db, shape.viewer ? viewerId : null);
+  // Members found through their pairs are read in the pairs' order, which is username order.
+  const order =
+    shape.via === 'pairs' ? sql<string>`mp.lower_username` : sql<string>`lower(u.username)`;
+  builder = builder.$if(shape.via === 'pairs', (qb) =>
+    qb.innerJoin('member_name_pairs as mp', 'mp.user_id', 'u.id').where('mp.pair', '=', indexed),
+  );
+  if (shape.via === 'trigrams') {
+    builder = builder.where(
+      sql<boolean>`u.rowid in (select rowid from users_search where users_search match ${indexed})`,
+    );
+  }
+  if (shape.excepting) builder = builder.where('u.id', 'not in', idList(db, exceptIds));
+  if (shape.text) {
+    builder = builder.where((eb) =>
+      eb.or(
+        (['u.username', 'u.first_name', 'u.last_name'] as const).map(
+          (column) => sql<boolean>`lower(${eb.ref(column)}) like ${pattern} escape '\\'`,
+        ),
+      ),
+    );
+  }
+  if (shape.paged) builder = builder.where(order, '>', afterUsername);
+  return builder.orderBy(order).limit(limit);
+}
+
+// Each shape of the search is built and compiled once (see compiledQuery).
+const searchQueries = new Map<string, (db: Db, ...args: SearchArgs) => Promise<ListedUserRow[]>>();
+
+function searchQueryOf(shape: SearchShape) {
+  const name = Object.values(shape).map(String).join(':');
+  let query = searchQueries.get(name);
+  if (!query) {
+    query = compiledQuery((db: Db, ...args: SearchArgs) => searchBuilder(db, shape, ...args));
+    searchQueries.set(name, query);
+  }
+  return query;
+}
+
+/**
+ * Members whose username, first or last name contains the text, regardless of case, in username
+ * order; keyset on lower(username), which is unique. The LIKE conditions say what matches, on
+ * both databases, whatever found the candidates (see CandidateSource).
+ */
+export function searchUsers(
+  db: Db,
+  query: {
+    viewerId: string | null;
+    text: string;
+    afterUsername: string | null;
+    limit: number;
+    via: CandidateSource;
+    /** Members left out (those blocked either way with the viewer). */
+    exceptIds?: readonly string[];
+  },
+): Promise<ListedUserRow[]> {
+  const text = query.text.toLowerCase();
+  const exceptIds = query.exceptIds ?? [];
+  const via = text === '' ? 'order' : query.via;
+  const shape: SearchShape = {
+    viewer: query.viewerId !== null,
+    text: text !== '',
+    via,
+    paged: query.afterUsername !== null,
+    excepting: exceptIds.length > 0,
+  };
+  return searchQueryOf(shape)(
+    db,
+    query.viewerId,
+    `%${escapeLike(text)}%`,
+    via === 'trigrams' ? ftsPhrase(text) : text,
+    query.afterUsername ?? '',
+    query.limit + 1,
+    idListValue(db, exceptIds),
+  );
+}
