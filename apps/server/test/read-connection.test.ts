@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
@@ -84,6 +84,48 @@ sqliteOnly('the read connection of a SQLite file', () => {
       await writing;
     }
     expect(await countMembers(handle.reads)).toBe(2);
+  });
+});
+
+sqliteOnly('checkpoints of a SQLite file', () => {
+  let dataDir: string;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-checkpoints-'));
+    handle = createDatabase({ kind: 'sqlite', filename: path.join(dataDir, 'perch.db') });
+    await migrateToLatest(handle.db as Kysely<unknown>);
+  });
+  afterAll(async () => {
+    await closeDatabase(handle);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('are not made by the writer, but by a thread of their own that copies the whole log', async () => {
+    expect(await pragma(handle.db, 'wal_autocheckpoint')).toBe(0);
+    const checkpointer = handle.checkpointer;
+    if (!checkpointer) throw new Error('no checkpointer');
+    // More pages than SQLite's own automatic checkpoint would have let the log hold.
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      ...member(`c${i}`),
+      bio: 'x'.repeat(1500),
+    }));
+    for (let i = 0; i < rows.length; i += 100) {
+      await handle.db
+        .insertInto('users')
+        .values(rows.slice(i, i + 100))
+        .execute();
+    }
+    const walBytes = statSync(path.join(dataDir, 'perch.db-wal')).size;
+    expect(walBytes).toBeGreaterThan(1000 * 4096);
+    let result = await checkpointer.next();
+    while (result.log === 0) result = await checkpointer.next();
+    expect(result.copied).toBe(result.log);
+    expect(result.log).toBeGreaterThan(1000);
+    // The next write starts the log over instead of growing it.
+    await handle.db.insertInto('users').values(member('c-after')).execute();
+    expect(await countMembers(handle.reads)).toBe(3001);
+    const next = await checkpointer.next();
+    expect(next.log).toBeLessThan(100);
   });
 });
 

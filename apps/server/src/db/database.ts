@@ -8,6 +8,7 @@ import {
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer, type Checkpointer } from './checkpointer';
 import type { Database } from './schema';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -25,6 +26,8 @@ export interface DatabaseHandle {
    */
   reads: Kysely<Database>;
   kind: DatabaseKind;
+  /** A SQLite file's log is checkpointed off the event loop (see checkpointer.ts). */
+  checkpointer?: Checkpointer;
 }
 
 // Counts and times fit comfortably in a double; keep them numbers rather than strings.
@@ -90,6 +93,16 @@ export function openSqliteReader(filename: string): SqliteDatabase.Database {
   return sqlite;
 }
 
+/** A log this large is cut back to it once checkpointed, rather than kept at its largest. */
+const LOG_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** The writer leaves checkpoints to a thread of their own (see checkpointer.ts). */
+function checkpointElsewhere(writer: SqliteDatabase.Database, filename: string): Checkpointer {
+  writer.pragma('wal_autocheckpoint = 0');
+  writer.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT_BYTES}`);
+  return startCheckpointer(filename);
+}
+
 export interface DatabaseOptions {
   /**
    * An idle pooled connection failed (server restart, failover, connection killed). The pool drops
@@ -136,8 +149,11 @@ export function createDatabase(
 ): DatabaseHandle {
   if (target.kind === 'sqlite') {
     const { filename } = target;
+    const writer = openSqlite(filename);
+    const checkpointer =
+      filename === ':memory:' ? undefined : checkpointElsewhere(writer, filename);
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(openSqlite(filename)) }),
+      dialect: new SqliteDialect({ database: withStatementCache(writer) }),
     });
     // An in-memory database is private to its connection: a second one would see another.
     const reads =
@@ -150,7 +166,7 @@ export function createDatabase(
               database: () => Promise.resolve(withStatementCache(openSqliteReader(filename))),
             }),
           });
-    return { kind: 'sqlite', db, reads };
+    return { kind: 'sqlite', db, reads, ...(checkpointer ? { checkpointer } : {}) };
   }
   const pool = new pg.Pool({
     connectionString: target.url,
@@ -173,6 +189,7 @@ export function createDatabase(
 
 /** Closes the handle's connections; the writer last, so that it checkpoints the log away. */
 export async function closeDatabase(handle: DatabaseHandle): Promise<void> {
+  await handle.checkpointer?.stop();
   if (handle.reads !== handle.db) await handle.reads.destroy();
   await handle.db.destroy();
 }

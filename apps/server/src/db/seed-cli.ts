@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { loadConfig } from '../config';
-import { createDatabase, targetFromConfig } from './database';
+import { closeDatabase, createDatabase, targetFromConfig } from './database';
 import { migrateToLatest } from './migrate';
 import { seedDemoDataIfEmpty } from './seed';
 import type { Kysely } from 'kysely';
 
 /** `npm run seed`: migrate, then add the demo data if the database is empty. */
 const config = loadConfig(process.env, { webDir: null });
-const { db } = createDatabase(targetFromConfig(config));
+const database = createDatabase(targetFromConfig(config));
+const { db } = database;
 try {
   await migrateToLatest(db as Kysely<unknown>);
   const seeded = await seedDemoDataIfEmpty(db, {
@@ -16,5 +17,5 @@ try {
   });
   console.log(seeded ? 'demo data added' : 'database already has data; nothing added');
 } finally {
-  await db.destroy();
+  await closeDatabase(database);
 }
