@@ -86,6 +86,9 @@ export function startCheckpointer(
   return {
     next: () => new Promise((resolve) => waiting.push(resolve)),
     async stop() {
+      // Held again while it closes: a process with nothing else left to do must wait for it
+      // rather than end (with code 0) in the middle of its closing.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
