@@ -2,10 +2,15 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   PostgresDialect,
   SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
   type SqliteDatabase as KyselySqliteDatabase,
+  type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
@@ -143,6 +148,31 @@ export function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqlit
   };
 }
 
+/**
+ * The writer's transactions begin IMMEDIATE: they take SQLite's write lock first, waiting for it
+ * (busy_timeout) while another process (WORKERS > 1) holds it. A plain BEGIN takes it at the first
+ * write, and a transaction that read first then fails at once with "database is locked" if another
+ * process wrote meanwhile, as its snapshot is then out of date.
+ */
+class WriterSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class WriterSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new WriterSqliteDriver(this.#config);
+  }
+}
+
 export function createDatabase(
   target: DatabaseTarget,
   options: DatabaseOptions = {},
@@ -153,7 +183,7 @@ export function createDatabase(
     const checkpointer =
       filename === ':memory:' ? undefined : checkpointElsewhere(writer, filename);
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(writer) }),
+      dialect: new WriterSqliteDialect({ database: withStatementCache(writer) }),
     });
     // An in-memory database is private to its connection: a second one would see another.
     const reads =
