@@ -1,6 +1,9 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, createDatabase, type DatabaseHandle } from '../src/db/database';
@@ -126,6 +129,58 @@ sqliteOnly('checkpoints of a SQLite file', () => {
     expect(await countMembers(handle.reads)).toBe(3001);
     const next = await checkpointer.next();
     expect(next.log).toBeLessThan(100);
+  });
+});
+
+sqliteOnly('write transactions on a SQLite file another process is writing', () => {
+  let dataDir: string;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-write-lock-'));
+    handle = createDatabase({ kind: 'sqlite', filename: path.join(dataDir, 'perch.db') });
+    await migrateToLatest(handle.db as Kysely<unknown>);
+  });
+  afterAll(async () => {
+    await closeDatabase(handle);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('wait for its write lock without stopping the event loop, then go ahead', async () => {
+    // Another connection, on a thread of its own as another process would be, holds the lock.
+    const holder = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+      const Database = require(workerData.driver);
+      const db = new Database(workerData.filename);
+      db.exec('begin immediate');
+      parentPort.postMessage('locked');
+      setTimeout(() => { db.exec('commit'); db.close(); parentPort.close(); }, 300);`,
+      {
+        eval: true,
+        workerData: {
+          driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+          filename: path.join(dataDir, 'perch.db'),
+        },
+      },
+    );
+    await once(holder, 'message');
+    let ticks = 0;
+    const ticking = setInterval(() => {
+      ticks += 1;
+    }, 10);
+    const started = performance.now();
+    try {
+      // It reads before it writes: the case a plain BEGIN fails at once.
+      await handle.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('users').select('id').execute();
+        await trx.insertInto('users').values(member('after-lock')).execute();
+      });
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(performance.now() - started).toBeGreaterThan(200);
+    expect(ticks).toBeGreaterThan(10);
+    expect(await countMembers(handle.reads)).toBe(1);
+    await holder.terminate();
   });
 });
 

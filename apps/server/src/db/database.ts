@@ -1,4 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
@@ -149,16 +150,39 @@ export function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqlit
 }
 
 /**
- * The writer's transactions begin IMMEDIATE: they take SQLite's write lock first, waiting for it
- * (busy_timeout) while another process (WORKERS > 1) holds it. A plain BEGIN takes it at the first
- * write, and a transaction that read first then fails at once with "database is locked" if another
- * process wrote meanwhile, as its snapshot is then out of date.
+ * The writer's transactions begin IMMEDIATE: they take SQLite's write lock first. A plain BEGIN
+ * takes it at the first write, and a transaction that read first then fails at once with
+ * "database is locked" if another process (WORKERS > 1) wrote meanwhile, its snapshot being out of
+ * date. While another process holds the lock, SQLite's busy handler would sleep on this thread,
+ * stopping every request of the process; the lock is waited for here instead, between turns of the
+ * event loop, with the connection's busy timeout off for that one statement.
  */
 class WriterSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    await connection.executeQuery(NO_BUSY_WAIT);
+    try {
+      for (let waitMs = 1; ; waitMs = Math.min(waitMs * 2, MAX_LOCK_POLL_MS)) {
+        try {
+          await connection.executeQuery(BEGIN_IMMEDIATE);
+          return;
+        } catch (error) {
+          if (!isLocked(error) || Date.now() >= deadline) throw error;
+        }
+        await sleep(waitMs);
+      }
+    } finally {
+      await connection.executeQuery(BUSY_WAIT);
+    }
   }
 }
+
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const NO_BUSY_WAIT = CompiledQuery.raw('pragma busy_timeout = 0');
+const BUSY_WAIT = CompiledQuery.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
+const MAX_LOCK_POLL_MS = 8;
+const isLocked = (error: unknown) =>
+  error instanceof SqliteDatabase.SqliteError && error.code === 'SQLITE_BUSY';
 
 class WriterSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
