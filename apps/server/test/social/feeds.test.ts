@@ -1,5 +1,6 @@
 import { ErrorMessages, postPageSchema, postSchema, type Post } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listPostKeys } from '../../src/modules/posts/posts.repository';
 import type { Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
 import {
@@ -12,6 +13,7 @@ import {
   expectError,
   follow,
   idsOf,
+  unfollow,
   like,
   pause,
   walk,
@@ -130,6 +132,47 @@ describe('who sees which posts', () => {
     // An open call with a bad token is refused rather than answered anonymously.
     const badToken = await call(t.app, { method: 'GET', url: '/api/posts', token: 'garbage' });
     expectError(badToken, 401, ErrorMessages.invalidToken);
+  });
+});
+
+describe('explore for a member who follows nearly everyone', () => {
+  it('is read author by author, with the same posts as the scan of newest posts', async () => {
+    const members = [viewer, followed, stranger, other];
+    const db = t.app.reads;
+    for (const member of members) {
+      for (const sort of ['latest', 'trending', 'oldest'] as const) {
+        const query = (kind: 'explore' | 'unfollowed') => ({
+          viewerId: member.user._id,
+          filter: { kind, viewerId: member.user._id },
+          sort,
+          after: null,
+          limit: 3,
+          hidden: [],
+        });
+        const scanned = await listPostKeys(db, query('explore'));
+        expect(await listPostKeys(db, query('unfollowed')), sort).toEqual(scanned);
+        const last = written.find((post) => post._id === scanned[2]);
+        if (!last || sort === 'trending') continue;
+        const after = [Date.parse(last.createdAt), last._id] as const;
+        expect(await listPostKeys(db, { ...query('unfollowed'), after })).toEqual(
+          await listPostKeys(db, { ...query('explore'), after }),
+        );
+      }
+    }
+  });
+
+  it('is empty for a member who follows everyone, and lists the one they do not follow', async () => {
+    const [fan] = await createMembers(t.app, 1);
+    for (const member of [viewer, followed, stranger]) {
+      expect((await follow(t.app, fan.token, member.user._id)).statusCode).toBe(200);
+    }
+    const explore = async () =>
+      (await walk(t.app, '/api/posts/explore', 'posts', postSchema, { token: fan.token })).items;
+    expect(sortedIds(await explore())).toEqual(sortedIds(byAuthor(other)));
+    expect((await follow(t.app, fan.token, other.user._id)).statusCode).toBe(200);
+    expect(await explore()).toEqual([]);
+    expect((await unfollow(t.app, fan.token, other.user._id)).statusCode).toBe(200);
+    expect(sortedIds(await explore())).toEqual(sortedIds(byAuthor(other)));
   });
 });
 

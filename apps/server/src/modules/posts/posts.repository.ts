@@ -33,6 +33,8 @@ export type PostFilter =
   | { kind: 'author'; userId: string }
   | { kind: 'home'; viewerId: string }
   | { kind: 'explore'; viewerId: string }
+  /** Explore's posts, found from the authors the viewer does not follow (see PostsService). */
+  | { kind: 'unfollowed'; viewerId: string }
   | { kind: 'liked'; viewerId: string };
 
 /** Keyset position: [created_at, id] for latest/oldest, [like_count, created_at, id] for trending. */
@@ -141,6 +143,13 @@ function filterCondition(eb: PostsEb, filter: PostFilter) {
         eb('p.user_id', '<>', filter.viewerId),
         eb('p.user_id', 'not in', followeesOf(eb, filter.viewerId)),
       ]);
+    case 'unfollowed':
+      // The same posts as explore, sought author by author on posts_user_*_idx.
+      return eb(
+        'p.user_id',
+        'in',
+        sql<string>`(select u.id from users u where u.id <> ${filter.viewerId} and u.id not in (select followee_id from follows where follower_id = ${filter.viewerId}))`,
+      );
     case 'liked':
       // Driven by the member's likes (likes_user_idx), not by a scan of every post.
       return eb(

@@ -56,7 +56,8 @@ const HOME_WINDOWS_DAYS = [7, 60];
  * it is what made the home feed slow. When a window holds too few posts, the next one is tried.
  */
 function timeWindows(query: repo.PostListQuery): (number | null)[] {
-  if (query.filter.kind !== 'home' || query.sort !== 'latest') return [null];
+  const byAuthors = query.filter.kind === 'home' || query.filter.kind === 'unfollowed';
+  if (!byAuthors || query.sort !== 'latest') return [null];
   const newest = query.after ? query.after[0] : Date.now();
   return [...HOME_WINDOWS_DAYS.map((days) => newest - days * DAY), null];
 }
@@ -75,7 +76,7 @@ export interface PostsServiceDeps {
   flags: ReaderFlags;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
-  users: Pick<UsersService, 'idOf'>;
+  users: Pick<UsersService, 'idOf' | 'followsNearlyEveryone'>;
   entities: Pick<EntitiesService, 'resolve' | 'record' | 'forgetPost'>;
   /** Whose posts each viewer does not see, and which posts they may not touch. */
   hidden: Pick<HiddenMembers, 'hiddenFor' | 'separated' | 'isBlockedEitherWay'>;
@@ -124,9 +125,15 @@ export function createPostsService({
 
   async function list(
     viewer: Viewer | null,
-    filter: repo.PostFilter,
+    requested: repo.PostFilter,
     query: FeedQuery,
   ): Promise<PostPage> {
+    // Explore scans the newest posts for those of unfollowed authors: when nearly everyone is
+    // followed, it is quicker to seek the few unfollowed authors' posts one author at a time.
+    const filter: repo.PostFilter =
+      requested.kind === 'explore' && (await users.followsNearlyEveryone(requested.viewerId))
+        ? { kind: 'unfollowed', viewerId: requested.viewerId }
+        : requested;
     const after = keysetOf(query);
     // A member's own page shows all of their posts (it answers 404 across a block instead).
     const hiddenAuthors =

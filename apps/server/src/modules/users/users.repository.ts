@@ -8,6 +8,20 @@ type Db = Kysely<Database>;
 /** A member as listed to a viewer: the row plus whether the viewer follows them. */
 export type ListedUserRow = UserRow & { followed: unknown };
 
+/** How many members there are. */
+export async function countMembers(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** How many members the member follows (0 for no such member). */
+export const followingCountOf = compiledQuery((db: Db, id: string) =>
+  db.selectFrom('users').select('following_count').where('id', '=', id),
+);
+
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }

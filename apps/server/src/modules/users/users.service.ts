@@ -51,6 +51,9 @@ export interface UsersServiceDeps {
  * members in username order fills a page sooner than fetching and sorting every candidate.
  */
 const TRIGRAM_CANDIDATES_MAX = 500;
+const MEMBER_COUNT_MAX_AGE_MS = 60_000;
+/** Below this share of members unfollowed, explore is read author by author. */
+const FEW_UNFOLLOWED_SHARE = 0.1;
 
 export function createUsersService({
   db,
@@ -172,7 +175,27 @@ export function createUsersService({
     });
   }
 
+  /** Members counted at most this long ago serve to weigh explore's reading (see below). */
+  let memberCount: { value: number; at: number } | null = null;
+  async function membersNow(): Promise<number> {
+    if (memberCount === null || Date.now() - memberCount.at > MEMBER_COUNT_MAX_AGE_MS) {
+      memberCount = { value: await repo.countMembers(reads), at: Date.now() };
+    }
+    return memberCount.value;
+  }
+
   return {
+    /**
+     * Whether the member follows nearly every other member, so that few authors are left for
+     * explore: reading newest posts until a page of theirs turns up would then read most posts.
+     */
+    async followsNearlyEveryone(viewerId: string): Promise<boolean> {
+      const [row] = await repo.followingCountOf(reads, viewerId);
+      const members = await membersNow();
+      const unfollowed = members - 1 - (row?.following_count ?? 0);
+      return unfollowed < members * FEW_UNFOLLOWED_SHARE;
+    },
+
     /** The member's id, regardless of the name's case; null when there is no such member. */
     idOf: async (username: string): Promise<string | null> =>
       (await repo.findUserIdByUsername(reads, username)) ?? null,
