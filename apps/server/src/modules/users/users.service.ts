@@ -53,7 +53,7 @@ export interface UsersServiceDeps {
 const TRIGRAM_CANDIDATES_MAX = 500;
 const MEMBER_COUNT_MAX_AGE_MS = 60_000;
 /** Below this share of members unfollowed, explore is read author by author. */
-const FEW_UNFOLLOWED_SHARE = 0.1;
+const FEW_UNFOLLOWED_SHARE = 0.25;
 
 export function createUsersService({
   db,
