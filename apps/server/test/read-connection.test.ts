@@ -42,37 +42,45 @@ function gate(): { promise: Promise<void>; open: () => void } {
 const countMembers = async (db: Kysely<Database>): Promise<number> =>
   (await db.selectFrom('users').select('id').execute()).length;
 
-sqliteOnly('the read connection of a SQLite file', () => {
-  let dataDir: string;
-  let handle: DatabaseHandle;
+/**
+ * A migrated SQLite file in a directory of its own for the tests of one describe, closed and
+ * removed after them.
+ */
+function useMigratedFile(prefix: string): { dataDir: string; handle: DatabaseHandle } {
+  const file = { dataDir: '', handle: undefined as unknown as DatabaseHandle };
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-reads-'));
-    handle = createDatabase({ kind: 'sqlite', filename: path.join(dataDir, 'perch.db') });
-    await migrateToLatest(handle.db as Kysely<unknown>);
+    file.dataDir = mkdtempSync(path.join(os.tmpdir(), prefix));
+    file.handle = createDatabase({ kind: 'sqlite', filename: path.join(file.dataDir, 'perch.db') });
+    await migrateToLatest(file.handle.db as Kysely<unknown>);
   });
   afterAll(async () => {
-    await closeDatabase(handle);
-    rmSync(dataDir, { recursive: true, force: true });
+    await closeDatabase(file.handle);
+    rmSync(file.dataDir, { recursive: true, force: true });
   });
+  return file;
+}
+
+sqliteOnly('the read connection of a SQLite file', () => {
+  const file = useMigratedFile('perch-reads-');
 
   it('is a connection of its own that cannot write', async () => {
-    expect(handle.reads).not.toBe(handle.db);
-    await expect(handle.reads.insertInto('users').values(member('r0')).execute()).rejects.toThrow(
-      /readonly/,
-    );
-    expect(await pragma(handle.reads, 'temp_store')).toBe(2);
-    expect(await pragma(handle.reads, 'cache_size')).toBe(-16 * 1024);
-    expect(await pragma(handle.db, 'cache_size')).toBe(-16 * 1024);
-    expect(await pragma(handle.db, 'journal_mode')).toBe('wal');
+    expect(file.handle.reads).not.toBe(file.handle.db);
+    await expect(
+      file.handle.reads.insertInto('users').values(member('r0')).execute(),
+    ).rejects.toThrow(/readonly/);
+    expect(await pragma(file.handle.reads, 'temp_store')).toBe(2);
+    expect(await pragma(file.handle.reads, 'cache_size')).toBe(-16 * 1024);
+    expect(await pragma(file.handle.db, 'cache_size')).toBe(-16 * 1024);
+    expect(await pragma(file.handle.db, 'journal_mode')).toBe('wal');
   });
 
   it('sees what is committed, without waiting for a write transaction to end', async () => {
-    await handle.db.insertInto('users').values(member('r1')).execute();
-    expect(await countMembers(handle.reads)).toBe(1);
+    await file.handle.db.insertInto('users').values(member('r1')).execute();
+    expect(await countMembers(file.handle.reads)).toBe(1);
 
     const held = gate();
     const hasInserted = gate();
-    const writing = handle.db.transaction().execute(async (trx) => {
+    const writing = file.handle.db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(member('r2')).execute();
       hasInserted.open();
       await held.promise;
@@ -81,31 +89,21 @@ sqliteOnly('the read connection of a SQLite file', () => {
     try {
       // The writer's one connection is held by the transaction; the reader answers meanwhile,
       // from the last committed state.
-      expect(await countMembers(handle.reads)).toBe(1);
+      expect(await countMembers(file.handle.reads)).toBe(1);
     } finally {
       held.open();
       await writing;
     }
-    expect(await countMembers(handle.reads)).toBe(2);
+    expect(await countMembers(file.handle.reads)).toBe(2);
   });
 });
 
 sqliteOnly('checkpoints of a SQLite file', () => {
-  let dataDir: string;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-checkpoints-'));
-    handle = createDatabase({ kind: 'sqlite', filename: path.join(dataDir, 'perch.db') });
-    await migrateToLatest(handle.db as Kysely<unknown>);
-  });
-  afterAll(async () => {
-    await closeDatabase(handle);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const file = useMigratedFile('perch-checkpoints-');
 
   it('are not made by the writer, but by a thread of their own that copies the whole log', async () => {
-    expect(await pragma(handle.db, 'wal_autocheckpoint')).toBe(0);
-    const checkpointer = handle.checkpointer;
+    expect(await pragma(file.handle.db, 'wal_autocheckpoint')).toBe(0);
+    const checkpointer = file.handle.checkpointer;
     if (!checkpointer) throw new Error('no checkpointer');
     // More pages than SQLite's own automatic checkpoint would have let the log hold.
     const rows = Array.from({ length: 3000 }, (_, i) => ({
@@ -113,37 +111,27 @@ sqliteOnly('checkpoints of a SQLite file', () => {
       bio: 'x'.repeat(1500),
     }));
     for (let i = 0; i < rows.length; i += 100) {
-      await handle.db
+      await file.handle.db
         .insertInto('users')
         .values(rows.slice(i, i + 100))
         .execute();
     }
-    const walBytes = statSync(path.join(dataDir, 'perch.db-wal')).size;
+    const walBytes = statSync(path.join(file.dataDir, 'perch.db-wal')).size;
     expect(walBytes).toBeGreaterThan(1000 * 4096);
     let result = await checkpointer.next();
     while (result.log === 0) result = await checkpointer.next();
     expect(result.copied).toBe(result.log);
     expect(result.log).toBeGreaterThan(1000);
     // The next write starts the log over instead of growing it.
-    await handle.db.insertInto('users').values(member('c-after')).execute();
-    expect(await countMembers(handle.reads)).toBe(3001);
+    await file.handle.db.insertInto('users').values(member('c-after')).execute();
+    expect(await countMembers(file.handle.reads)).toBe(3001);
     const next = await checkpointer.next();
     expect(next.log).toBeLessThan(100);
   });
 });
 
 sqliteOnly('write transactions on a SQLite file another process is writing', () => {
-  let dataDir: string;
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-write-lock-'));
-    handle = createDatabase({ kind: 'sqlite', filename: path.join(dataDir, 'perch.db') });
-    await migrateToLatest(handle.db as Kysely<unknown>);
-  });
-  afterAll(async () => {
-    await closeDatabase(handle);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const file = useMigratedFile('perch-write-lock-');
 
   it('wait for its write lock without stopping the event loop, then go ahead', async () => {
     // Another connection, on a thread of its own as another process would be, holds the lock.
@@ -158,7 +146,7 @@ sqliteOnly('write transactions on a SQLite file another process is writing', () 
         eval: true,
         workerData: {
           driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-          filename: path.join(dataDir, 'perch.db'),
+          filename: path.join(file.dataDir, 'perch.db'),
         },
       },
     );
@@ -170,7 +158,7 @@ sqliteOnly('write transactions on a SQLite file another process is writing', () 
     const started = performance.now();
     try {
       // It reads before it writes: the case a plain BEGIN fails at once.
-      await handle.db.transaction().execute(async (trx) => {
+      await file.handle.db.transaction().execute(async (trx) => {
         await trx.selectFrom('users').select('id').execute();
         await trx.insertInto('users').values(member('after-lock')).execute();
       });
@@ -179,7 +167,7 @@ sqliteOnly('write transactions on a SQLite file another process is writing', () 
     }
     expect(performance.now() - started).toBeGreaterThan(200);
     expect(ticks).toBeGreaterThan(10);
-    expect(await countMembers(handle.reads)).toBe(1);
+    expect(await countMembers(file.handle.reads)).toBe(1);
     await holder.terminate();
   });
 });
