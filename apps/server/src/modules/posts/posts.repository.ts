@@ -148,7 +148,11 @@ function filterCondition(eb: PostsEb, filter: PostFilter) {
       return eb(
         'p.user_id',
         'in',
-        sql<string>`(select u.id from users u where u.id <> ${filter.viewerId} and u.id not in (select followee_id from follows where follower_id = ${filter.viewerId}))`,
+        eb
+          .selectFrom('users as u')
+          .select('u.id')
+          .where('u.id', '<>', filter.viewerId)
+          .where('u.id', 'not in', followeesOf(eb, filter.viewerId)),
       );
     case 'liked':
       // Driven by the member's likes (likes_user_idx), not by a scan of every post.
