@@ -1,0 +1,70 @@
+/**
+ * Answers whose parts were serialized ahead. A post card's JSON is mostly the same for every reader
+ * and is kept with the cached card; writing a page then joins those strings instead of walking 21
+ * objects again (JSON.stringify was a quarter of the home feed's CPU).
+ *
+ * A value registered here must not be changed afterwards: answers that add to a post (the
+ * original API's embedded comments) make new objects, which are serialized as usual.
+ */
+const serialized = new WeakMap<object, string>();
+
+/** Records `json` as the serialization of `value` and returns `value`. */
+export function withJson<Value extends object>(value: Value, json: string): Value {
+  serialized.set(value, json);
+  return value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function isKnown(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && serialized.has(value);
+}
+
+/** Whether the value, or an item of it, was serialized ahead. */
+function holdsKnown(value: unknown): boolean {
+  return Array.isArray(value) ? value.some(isKnown) : isKnown(value);
+}
+
+// JSON.stringify answers undefined for what it cannot write (undefined, functions).
+const stringify: (value: unknown) => string | undefined = JSON.stringify;
+
+function partJson(value: unknown): string {
+  if (!Array.isArray(value)) {
+    return (isKnown(value) ? serialized.get(value as object) : undefined) ?? JSON.stringify(value);
+  }
+  let json = '[';
+  for (let i = 0; i < value.length; i += 1) {
+    const item: unknown = value[i];
+    const known = isKnown(item) ? serialized.get(item as object) : undefined;
+    // In an array, JSON.stringify writes null for what it cannot write.
+    json += (i === 0 ? '' : ',') + (known ?? stringify(item) ?? 'null');
+  }
+  return json + ']';
+}
+
+/**
+ * Exactly what JSON.stringify(payload) writes, using the strings registered for the payload and
+ * for its properties and their array items (one level down: pages, a post, a mutation's answer).
+ */
+export function stringifyAnswer(payload: unknown): string {
+  if (typeof payload === 'object' && payload !== null) {
+    const known = serialized.get(payload);
+    if (known !== undefined) return known;
+  }
+  if (!isPlainObject(payload) || typeof payload.toJSON === 'function') {
+    return JSON.stringify(payload);
+  }
+  const keys = Object.keys(payload);
+  if (!keys.some((key) => holdsKnown(payload[key]))) return JSON.stringify(payload);
+  let json = '';
+  for (const key of keys) {
+    const value = payload[key];
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    json += (json === '' ? '{' : ',') + JSON.stringify(key) + ':' + partJson(value);
+  }
+  return json === '' ? '{}' : json + '}';
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { stringifyAnswer } from '../../lib/serialized';
+import { faceOf, faceToPost } from './posts.mapper';
+import type { PostCard } from './posts.repository';
+
+const card: PostCard = {
+  id: '01JD0000000000000000000000',
+  user_id: '01JC0000000000000000000000',
+  content: 'Quotes " and \\ backslashes, emoji 🐦 and #tags @ana\n',
+  entities: null,
+  media_url: null,
+  media_alt: null,
+  like_count: 3,
+  comment_count: 2,
+  created_at: Date.UTC(2026, 10, 1, 12),
+  updated_at: Date.UTC(2026, 10, 2, 8, 30),
+  username: 'ana',
+  first_name: 'Ana',
+  last_name: 'Lima',
+  avatar_url: null,
+};
+
+const viewer = { id: '01JB0000000000000000000000', username: 'bo"b' };
+
+describe("a post's serialized JSON", () => {
+  const cases = [
+    { name: 'read by a visitor', card, liked: 1, bookmarked: 1, reader: null },
+    { name: 'liked and bookmarked', card, liked: 1, bookmarked: 1, reader: viewer },
+    {
+      name: 'liked by another reader',
+      card,
+      liked: 1,
+      bookmarked: 0,
+      reader: { id: '01JA0000000000000000000000', username: 'cy' },
+    },
+    { name: 'liked by the first reader again', card, liked: 1, bookmarked: 0, reader: viewer },
+    { name: 'neither', card, liked: 0, bookmarked: 0, reader: viewer },
+    {
+      name: 'with an image, never edited',
+      card: {
+        ...card,
+        media_url: '/media/x.webp',
+        media_alt: 'A bird',
+        updated_at: card.created_at,
+        like_count: 0,
+        comment_count: 0,
+      },
+      liked: 0,
+      bookmarked: 1,
+      reader: viewer,
+    },
+  ];
+
+  for (const { name, card: row, liked, bookmarked, reader } of cases) {
+    it(`is exactly the post object's JSON: ${name}`, () => {
+      const post = faceToPost(faceOf(row), liked, bookmarked, reader);
+      const plain: unknown = structuredClone(post);
+      expect(stringifyAnswer(post)).toBe(JSON.stringify(plain));
+      expect(stringifyAnswer({ posts: [post, post], nextCursor: null })).toBe(
+        JSON.stringify({ posts: [plain, plain], nextCursor: null }),
+      );
+      expect(JSON.parse(stringifyAnswer(post))).toEqual(plain);
+    });
+  }
+});
