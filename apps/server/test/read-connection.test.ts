@@ -125,6 +125,9 @@ sqliteOnly('checkpoints of a SQLite file', () => {
     // The next write starts the log over instead of growing it.
     await file.handle.db.insertInto('users').values(member('c-after')).execute();
     expect(await countMembers(file.handle.reads)).toBe(3001);
+    // The first result heard after the write may come from a checkpoint made before it (its
+    // message was still on its way); the one after it was made after the write.
+    await checkpointer.next();
     const next = await checkpointer.next();
     expect(next.log).toBeLessThan(100);
   });
