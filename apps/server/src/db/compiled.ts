@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable, Kysely } from 'kysely';
+import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 import { isPostgres } from './dialect';
 import type { Database } from './schema';
 
@@ -11,15 +11,10 @@ interface Slot {
 const isSlot = (value: unknown): value is Slot =>
   typeof value === 'object' && value !== null && SLOT in value;
 
-/**
- * A query whose shape never changes, built and compiled by Kysely once per dialect instead of on
- * every call (building and compiling a feed query took longer than SQLite took to run it). The
- * builder receives stand-ins for its arguments: it must put them only where values go, never
- * branch on them or spread them into lists (pass a list as one value; see dialect.inIdList).
- */
-export function compiledQuery<Args extends unknown[], Row>(
+/** Builds and compiles `build` once per dialect; each call fills in its arguments. */
+function compiledOnce<Args extends unknown[], Row>(
   build: (db: Db, ...args: Args) => Compilable<Row>,
-): (db: Db, ...args: Args) => Promise<Row[]> {
+): (db: Db, ...args: Args) => Promise<QueryResult<Row>> {
   const byDialect = new Map<'sqlite' | 'postgres', CompiledQuery<Row>>();
   return async (db, ...args) => {
     const dialect = isPostgres(db) ? 'postgres' : 'sqlite';
@@ -32,7 +27,30 @@ export function compiledQuery<Args extends unknown[], Row>(
     const parameters = compiled.parameters.map((value) =>
       isSlot(value) ? args[value[SLOT]] : value,
     );
-    const result = await db.executeQuery<Row>({ ...compiled, parameters });
-    return result.rows;
+    return db.executeQuery<Row>({ ...compiled, parameters });
   };
+}
+
+/**
+ * A query whose shape never changes, built and compiled by Kysely once per dialect instead of on
+ * every call (building and compiling a feed query took longer than SQLite took to run it). The
+ * builder receives stand-ins for its arguments: it must put them only where values go, never
+ * branch on them or spread them into lists (pass a list as one value; see dialect.inIdList).
+ */
+export function compiledQuery<Args extends unknown[], Row>(
+  build: (db: Db, ...args: Args) => Compilable<Row>,
+): (db: Db, ...args: Args) => Promise<Row[]> {
+  const run = compiledOnce(build);
+  return async (db, ...args) => (await run(db, ...args)).rows;
+}
+
+/**
+ * An insert, update or delete compiled once like compiledQuery (on the write path, building and
+ * compiling its statements cost about a sixth of a like's CPU); answers how many rows it changed.
+ */
+export function compiledCommand<Args extends unknown[]>(
+  build: (db: Db, ...args: Args) => Compilable,
+): (db: Db, ...args: Args) => Promise<bigint> {
+  const run = compiledOnce(build);
+  return async (db, ...args) => (await run(db, ...args)).numAffectedRows ?? 0n;
 }

@@ -1,9 +1,15 @@
 import type { DomainEvent, PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { AdvisoryLockSpace, isPostgres, lockForTransaction } from '../db/dialect';
+import { compiledQuery } from '../db/compiled';
 import type { Database } from '../db/schema';
 
 type Db = Kysely<Database>;
+
+// Most writes record one event: that insert is compiled once.
+const oneEventInsert = compiledQuery((db: Db, type: string, payload: string, now: number) =>
+  db.insertInto('outbox').values({ type, payload, created_at: now }).returning('id'),
+);
 
 /**
  * Appends events in the caller's transaction and answers the last id given. Called as the
@@ -17,6 +23,12 @@ export async function appendEvents(
   now: number,
 ): Promise<number> {
   await lockForTransaction(trx, AdvisoryLockSpace.outbox, 'append');
+  const [only] = events;
+  if (events.length === 1 && only) {
+    const [row] = await oneEventInsert(trx, only.type, JSON.stringify(only.payload), now);
+    if (!row) throw new Error('the outbox answered no id');
+    return row.id;
+  }
   const rows = await trx
     .insertInto('outbox')
     .values(

@@ -1,30 +1,75 @@
 import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { idList, idListValue } from '../../db/dialect';
+import { compiledCommand, compiledQuery } from '../../db/compiled';
 import type { Database, NotificationsTable } from '../../db/schema';
 
 type Db = Kysely<Database>;
 
 export type NewNotification = Omit<Insertable<NotificationsTable>, 'read_at'>;
 
+const notificationInsert = compiledCommand(
+  (
+    db: Db,
+    id: string,
+    recipientId: string,
+    kind: string,
+    actorId: string,
+    postId: string | null,
+    commentId: string | null,
+    groupKey: string,
+    createdAt: number,
+  ) =>
+    db.insertInto('notifications').values({
+      id,
+      recipient_id: recipientId,
+      kind,
+      actor_id: actorId,
+      post_id: postId,
+      comment_id: commentId,
+      group_key: groupKey,
+      created_at: createdAt,
+    }),
+);
+
 export async function insertNotification(db: Db, row: NewNotification): Promise<void> {
-  await db.insertInto('notifications').values(row).execute();
+  await notificationInsert(
+    db,
+    row.id,
+    row.recipient_id,
+    row.kind,
+    row.actor_id,
+    row.post_id ?? null,
+    row.comment_id ?? null,
+    row.group_key,
+    row.created_at,
+  );
 }
+
+const unreadDelete = compiledCommand(
+  (db: Db, recipientId: string, groupKey: string, kind: string, actorId: string) =>
+    db
+      .deleteFrom('notifications')
+      .where('recipient_id', '=', recipientId)
+      .where('group_key', '=', groupKey)
+      .where('kind', '=', kind)
+      .where('actor_id', '=', actorId)
+      .where('read_at', 'is', null),
+);
 
 /** Takes back what an undone action caused, while its recipient has not seen it. */
 export async function deleteUnread(
   db: Db,
   where: { recipientId: string; kind: string; actorId: string; groupKey: string },
 ): Promise<boolean> {
-  const result = await db
-    .deleteFrom('notifications')
-    .where('recipient_id', '=', where.recipientId)
-    .where('group_key', '=', where.groupKey)
-    .where('kind', '=', where.kind)
-    .where('actor_id', '=', where.actorId)
-    .where('read_at', 'is', null)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  const deleted = await unreadDelete(
+    db,
+    where.recipientId,
+    where.groupKey,
+    where.kind,
+    where.actorId,
+  );
+  return deleted > 0n;
 }
 
 /** Whether the member was already told of this (a mention made again by an edit is not news). */
@@ -240,25 +285,27 @@ export function listGroupActors(
     .execute();
 }
 
+const authorOfPost = compiledQuery((db: Db, postId: string) =>
+  db.selectFrom('posts').select('user_id').where('id', '=', postId),
+);
+
 export async function postAuthorOf(db: Db, postId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('posts')
-    .select('user_id')
-    .where('id', '=', postId)
-    .executeTakeFirst();
+  const [row] = await authorOfPost(db, postId);
   return row?.user_id ?? null;
 }
 
+const commentById = compiledQuery((db: Db, commentId: string) =>
+  db.selectFrom('comments').select('id').where('id', '=', commentId),
+);
+
 export async function commentExists(db: Db, commentId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('comments')
-    .select('id')
-    .where('id', '=', commentId)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await commentById(db, commentId)).length > 0;
 }
 
+const userById = compiledQuery((db: Db, userId: string) =>
+  db.selectFrom('users').select('id').where('id', '=', userId),
+);
+
 export async function userExists(db: Db, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  return row !== undefined;
+  return (await userById(db, userId)).length > 0;
 }

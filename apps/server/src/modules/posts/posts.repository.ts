@@ -1,6 +1,6 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { compiledQuery } from '../../db/compiled';
+import { compiledCommand, compiledQuery } from '../../db/compiled';
 import { idList, idListValue, withRowLock } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
@@ -448,43 +448,50 @@ export async function adjustPostsCount(db: Db, userId: string, delta: 1 | -1): P
 }
 
 /** true when the like was new; a second like by the same member changes nothing. */
+const likeInsert = compiledCommand((db: Db, postId: string, userId: string, at: number) =>
+  db
+    .insertInto('likes')
+    .values({ post_id: postId, user_id: userId, created_at: at })
+    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing()),
+);
+
 export async function insertLike(
   db: Db,
   postId: string,
   userId: string,
   at: number,
 ): Promise<boolean> {
-  const result = await db
-    .insertInto('likes')
-    .values({ post_id: postId, user_id: userId, created_at: at })
-    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing())
-    .executeTakeFirst();
-  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  return (await likeInsert(db, postId, userId, at)) > 0n;
 }
+
+const likeDelete = compiledCommand((db: Db, postId: string, userId: string) =>
+  db.deleteFrom('likes').where('post_id', '=', postId).where('user_id', '=', userId),
+);
 
 export async function deleteLike(db: Db, postId: string, userId: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('likes')
-    .where('post_id', '=', postId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return (await likeDelete(db, postId, userId)) > 0n;
 }
 
-export async function adjustLikeCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
-  await db
+const likeCountChange = compiledCommand((db: Db, postId: string, delta: number) =>
+  db
     .updateTable('posts')
     .set((eb) => ({ like_count: eb('like_count', '+', delta) }))
-    .where('id', '=', postId)
-    .execute();
+    .where('id', '=', postId),
+);
+
+export async function adjustLikeCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
+  await likeCountChange(db, postId, delta);
 }
 
-export async function adjustCommentCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
-  await db
+const commentCountChange = compiledCommand((db: Db, postId: string, delta: number) =>
+  db
     .updateTable('posts')
     .set((eb) => ({ comment_count: eb('comment_count', '+', delta) }))
-    .where('id', '=', postId)
-    .execute();
+    .where('id', '=', postId),
+);
+
+export async function adjustCommentCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
+  await commentCountChange(db, postId, delta);
 }
 
 /** Up to `limit` of the posts the member liked (any order). */

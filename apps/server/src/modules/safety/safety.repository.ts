@@ -36,9 +36,8 @@ export const relationsOf = compiledQuery((db: Db, viewerId: string) =>
     ),
 );
 
-/** Whether either member blocks the other. */
-export async function blockBetween(db: Db, a: string, b: string): Promise<boolean> {
-  const row = await db
+const blockEitherWay = compiledQuery((db: Db, a: string, b: string) =>
+  db
     .selectFrom('blocks')
     .select('user_id')
     .where((eb) =>
@@ -47,19 +46,26 @@ export async function blockBetween(db: Db, a: string, b: string): Promise<boolea
         eb.and([eb('user_id', '=', b), eb('target_id', '=', a)]),
       ]),
     )
-    .executeTakeFirst();
-  return row !== undefined;
+    .limit(1),
+);
+
+/** Whether either member blocks the other. */
+export async function blockBetween(db: Db, a: string, b: string): Promise<boolean> {
+  return (await blockEitherWay(db, a, b)).length > 0;
 }
 
 /** Whether `recipientId` mutes `actorId`. */
-export async function mutes(db: Db, recipientId: string, actorId: string): Promise<boolean> {
-  const row = await db
+const muteOf = compiledQuery((db: Db, recipientId: string, actorId: string) =>
+  db
     .selectFrom('mutes')
     .select('user_id')
     .where('user_id', '=', recipientId)
     .where('target_id', '=', actorId)
-    .executeTakeFirst();
-  return row !== undefined;
+    .limit(1),
+);
+
+export async function mutes(db: Db, recipientId: string, actorId: string): Promise<boolean> {
+  return (await muteOf(db, recipientId, actorId)).length > 0;
 }
 
 /** true when the row is new (blocking or muting twice is one row). */
