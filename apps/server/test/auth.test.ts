@@ -217,6 +217,26 @@ describe('tokens', () => {
     }
   });
 
+  it('refuses a token whose signature was checked and remembered, once it expires', async () => {
+    const member = await createMember(t.app);
+    const claims = JSON.parse(
+      Buffer.from(member.token.split('.')[1] ?? '', 'base64url').toString(),
+    ) as { sid: string; username: string };
+    const shortLived = createSigner({ key: t.config.jwtSecret ?? '', expiresIn: 1000 })({
+      sub: member.user._id,
+      username: claims.username,
+      sid: claims.sid,
+    });
+    const me = () => call(t.app, { method: 'GET', url: '/api/auth/me', token: shortLived });
+    expect((await me()).statusCode).toBe(200);
+    expect((await me()).statusCode).toBe(200);
+    // exp is in whole seconds: the token has expired within two.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const late = await me();
+    expect(late.statusCode).toBe(401);
+    expect(errorsOf(late)).toEqual([ErrorMessages.invalidToken]);
+  });
+
   it('answers 401 when the token is valid but its member no longer exists', async () => {
     const member = await createMember(t.app);
     await t.app.db.deleteFrom('users').where('id', '=', member.user._id).execute();
