@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { compiledCommand, compiledQuery } from '../../db/compiled';
 import { idList, idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
@@ -146,26 +147,56 @@ export async function listFirstCommentCardsByPost(
   return rest.reduce((union, next) => union.unionAll(next), first).execute();
 }
 
-export function findCommentCard(
+const commentCard = compiledQuery((db: Db, commentId: string, viewerId: string | null) =>
+  commentCards(db, viewerId).where('c.id', '=', commentId),
+);
+
+export async function findCommentCard(
   db: Db,
   commentId: string,
   viewerId: string | null,
 ): Promise<CommentCardRow | undefined> {
-  return commentCards(db, viewerId).where('c.id', '=', commentId).executeTakeFirst();
+  const [row] = await commentCard(db, commentId, viewerId ?? '');
+  return row;
 }
 
-export function findCommentOwner(
+const commentOwner = compiledQuery((db: Db, commentId: string) =>
+  db
+    .selectFrom('comments')
+    .select(['id', 'post_id', 'user_id', 'created_at'])
+    .where('id', '=', commentId),
+);
+
+export async function findCommentOwner(
   db: Db,
   commentId: string,
 ): Promise<
   { id: string; post_id: string; user_id: string | null; created_at: number } | undefined
 > {
-  return db
-    .selectFrom('comments')
-    .select(['id', 'post_id', 'user_id', 'created_at'])
-    .where('id', '=', commentId)
-    .executeTakeFirst();
+  const [row] = await commentOwner(db, commentId);
+  return row;
 }
+
+const commentInsert = compiledCommand(
+  (
+    db: Db,
+    id: string,
+    postId: string,
+    userId: string,
+    text: string,
+    entities: string | null,
+    createdAt: number,
+  ) =>
+    db.insertInto('comments').values({
+      id,
+      post_id: postId,
+      user_id: userId,
+      text,
+      entities,
+      created_at: createdAt,
+      updated_at: createdAt,
+    }),
+);
 
 export async function insertComment(
   db: Db,
@@ -178,10 +209,15 @@ export async function insertComment(
     created_at: number;
   },
 ): Promise<void> {
-  await db
-    .insertInto('comments')
-    .values({ ...comment, updated_at: comment.created_at })
-    .execute();
+  await commentInsert(
+    db,
+    comment.id,
+    comment.post_id,
+    comment.user_id,
+    comment.text,
+    comment.entities,
+    comment.created_at,
+  );
 }
 
 export async function updateCommentText(

@@ -360,12 +360,18 @@ export function listBookmarkKeys(
   return keys(db, viewerId, after?.[0] ?? 0, after?.[1] ?? '', limit + 1, idListValue(db, hidden));
 }
 
-export function findPostCard(
+const postCard = compiledQuery((db: Db, postId: string, viewerId: string) =>
+  cardQuery(db, viewerId).where('p.id', '=', postId),
+);
+
+export async function findPostCard(
   db: Db,
   postId: string,
   viewerId: string | null,
 ): Promise<PostCardRow | undefined> {
-  return cardQuery(db, viewerId).where('p.id', '=', postId).executeTakeFirst();
+  if (viewerId === null) return cardQuery(db, null).where('p.id', '=', postId).executeTakeFirst();
+  const [row] = await postCard(db, postId, viewerId);
+  return row;
 }
 
 /** Whether the post exists. */
@@ -401,6 +407,29 @@ export async function lockPostForChange(
   return row;
 }
 
+const postInsert = compiledCommand(
+  (
+    db: Db,
+    id: string,
+    userId: string,
+    content: string,
+    entities: string | null,
+    mediaUrl: string | null,
+    mediaAlt: string | null,
+    createdAt: number,
+  ) =>
+    db.insertInto('posts').values({
+      id,
+      user_id: userId,
+      content,
+      entities,
+      media_url: mediaUrl,
+      media_alt: mediaAlt,
+      created_at: createdAt,
+      updated_at: createdAt,
+    }),
+);
+
 export async function insertPost(
   db: Db,
   post: {
@@ -413,10 +442,16 @@ export async function insertPost(
     created_at: number;
   },
 ): Promise<void> {
-  await db
-    .insertInto('posts')
-    .values({ ...post, updated_at: post.created_at })
-    .execute();
+  await postInsert(
+    db,
+    post.id,
+    post.user_id,
+    post.content,
+    post.entities,
+    post.media_url,
+    post.media_alt,
+    post.created_at,
+  );
 }
 
 export async function updatePost(
@@ -439,12 +474,15 @@ export async function deletePost(db: Db, postId: string): Promise<boolean> {
   return result.numDeletedRows > 0n;
 }
 
-export async function adjustPostsCount(db: Db, userId: string, delta: 1 | -1): Promise<void> {
-  await db
+const postsCountChange = compiledCommand((db: Db, userId: string, delta: number) =>
+  db
     .updateTable('users')
     .set((eb) => ({ posts_count: eb('posts_count', '+', delta) }))
-    .where('id', '=', userId)
-    .execute();
+    .where('id', '=', userId),
+);
+
+export async function adjustPostsCount(db: Db, userId: string, delta: 1 | -1): Promise<void> {
+  await postsCountChange(db, userId, delta);
 }
 
 /** true when the like was new; a second like by the same member changes nothing. */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery } from '../../db/compiled';
+import { compiledCommand, compiledQuery } from '../../db/compiled';
 import { idList, idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
@@ -179,8 +179,8 @@ export async function deleteEntriesBelow(db: Db, userId: string, postId: string)
 }
 
 /** Adds the post to the author's own timeline, when they have one. */
-export async function addToOwnTimeline(db: Db, authorId: string, postId: string): Promise<void> {
-  await db
+const ownTimelineInsert = compiledCommand((db: Db, authorId: string, postId: string) =>
+  db
     .insertInto('home_timeline_entries')
     .columns(['user_id', 'post_id', 'author_id'])
     .expression((eb) =>
@@ -189,8 +189,11 @@ export async function addToOwnTimeline(db: Db, authorId: string, postId: string)
         .select(['h.user_id', eb.val(postId).as('post_id'), eb.val(authorId).as('author_id')])
         .where('h.user_id', '=', authorId),
     )
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+    .onConflict((oc) => oc.doNothing()),
+);
+
+export async function addToOwnTimeline(db: Db, authorId: string, postId: string): Promise<void> {
+  await ownTimelineInsert(db, authorId, postId);
 }
 
 /**
