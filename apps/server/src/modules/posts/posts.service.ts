@@ -28,6 +28,7 @@ import type { ReaderFlags } from './reader-flags';
 import { createHydrator, type PagePost } from './hydrate';
 import { faceToPost, toPost } from './posts.mapper';
 import * as repo from './posts.repository';
+import * as writes from './posts.writes';
 
 type Db = Kysely<Database>;
 export type FeedKind = 'home' | 'explore' | 'liked';
@@ -249,7 +250,7 @@ export function createPostsService({
     },
 
     /** Comments keep the post's counter in their own transaction. */
-    adjustCommentCount: repo.adjustCommentCount,
+    adjustCommentCount: writes.adjustCommentCount,
     /** After a change under the post committed: its card is read again. */
     changed: (postId: string): void => {
       cards.forget(postId);
@@ -273,7 +274,7 @@ export function createPostsService({
         await media.assertUsable(trx, viewer.id, input.mediaURL);
         const content = input.content ?? '';
         const found = await entities.resolve(trx, content);
-        await repo.insertPost(trx, {
+        await writes.insertPost(trx, {
           id,
           user_id: viewer.id,
           content,
@@ -282,7 +283,7 @@ export function createPostsService({
           media_alt: input.mediaURL ? altTextOf(input.mediaAlt) : null,
           created_at: now,
         });
-        await repo.adjustPostsCount(trx, viewer.id, 1);
+        await writes.adjustPostsCount(trx, viewer.id, 1);
         const mentioned = await entities.record(trx, 'post', {
           id,
           authorId: viewer.id,
@@ -319,7 +320,7 @@ export function createPostsService({
             : altTextOf(input.mediaAlt)
           : null;
         const found = await entities.resolve(trx, content);
-        await repo.updatePost(trx, postId, {
+        await writes.updatePost(trx, postId, {
           content,
           entities: encodeEntities(found),
           media_url: mediaUrl,
@@ -353,9 +354,9 @@ export function createPostsService({
         const post = await lockedPost(trx, postId, viewer);
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.deletePostNotOwner);
         // The author's row, then the tags' rows: the order a new post takes them in.
-        await repo.adjustPostsCount(trx, viewer.id, -1);
+        await writes.adjustPostsCount(trx, viewer.id, -1);
         await entities.forgetPost(trx, postId);
-        await repo.deletePost(trx, postId);
+        await writes.deletePost(trx, postId);
         events.record({
           type: 'post.deleted',
           payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
@@ -367,10 +368,10 @@ export function createPostsService({
     async like(viewer: Viewer, postId: string): Promise<Post> {
       const liked = await transact(async (trx, events) => {
         const post = await lockedPost(trx, postId, viewer);
-        if (!(await repo.insertLike(trx, postId, viewer.id, Date.now()))) {
+        if (!(await writes.insertLike(trx, postId, viewer.id, Date.now()))) {
           throw badRequest(ErrorMessages.alreadyLiked);
         }
-        await repo.adjustLikeCount(trx, postId, 1);
+        await writes.adjustLikeCount(trx, postId, 1);
         events.record({
           type: 'post.liked',
           payload: {
@@ -390,12 +391,12 @@ export function createPostsService({
     async dislike(viewer: Viewer, postId: string): Promise<Post> {
       const disliked = await transact(async (trx, events) => {
         const post = await lockedPost(trx, postId, viewer);
-        if (!(await repo.deleteLike(trx, postId, viewer.id))) {
+        if (!(await writes.deleteLike(trx, postId, viewer.id))) {
           throw badRequest(
             post.like_count === 0 ? ErrorMessages.likeBelowZero : ErrorMessages.alreadyDisliked,
           );
         }
-        await repo.adjustLikeCount(trx, postId, -1);
+        await writes.adjustLikeCount(trx, postId, -1);
         events.record({
           type: 'post.unliked',
           payload: {

@@ -1,0 +1,133 @@
+import type { Kysely } from 'kysely';
+import { compiledCommand } from '../../db/compiled';
+import type { Database } from '../../db/schema';
+
+type Db = Kysely<Database>;
+
+// The posts module's writes: a post's rows and the counters beside it. Those on every like and
+// every new post are compiled once (see db/compiled.ts); edits and deletes are rarer and built per
+// call. Reads, and the card locked for a change, are in posts.repository.ts.
+const postInsert = compiledCommand(
+  (
+    db: Db,
+    id: string,
+    userId: string,
+    content: string,
+    entities: string | null,
+    mediaUrl: string | null,
+    mediaAlt: string | null,
+    createdAt: number,
+  ) =>
+    db.insertInto('posts').values({
+      id,
+      user_id: userId,
+      content,
+      entities,
+      media_url: mediaUrl,
+      media_alt: mediaAlt,
+      created_at: createdAt,
+      updated_at: createdAt,
+    }),
+);
+
+export async function insertPost(
+  db: Db,
+  post: {
+    id: string;
+    user_id: string;
+    content: string;
+    entities: string | null;
+    media_url: string | null;
+    media_alt: string | null;
+    created_at: number;
+  },
+): Promise<void> {
+  await postInsert(
+    db,
+    post.id,
+    post.user_id,
+    post.content,
+    post.entities,
+    post.media_url,
+    post.media_alt,
+    post.created_at,
+  );
+}
+
+export async function updatePost(
+  db: Db,
+  postId: string,
+  changes: {
+    content: string;
+    entities: string | null;
+    media_url: string | null;
+    media_alt: string | null;
+    updated_at: number;
+  },
+): Promise<void> {
+  await db.updateTable('posts').set(changes).where('id', '=', postId).execute();
+}
+
+/** Likes, comments, votes and bookmarks go with it (foreign keys cascade). */
+export async function deletePost(db: Db, postId: string): Promise<boolean> {
+  const result = await db.deleteFrom('posts').where('id', '=', postId).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+const postsCountChange = compiledCommand((db: Db, userId: string, delta: number) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ posts_count: eb('posts_count', '+', delta) }))
+    .where('id', '=', userId),
+);
+
+export async function adjustPostsCount(db: Db, userId: string, delta: 1 | -1): Promise<void> {
+  await postsCountChange(db, userId, delta);
+}
+
+/** true when the like was new; a second like by the same member changes nothing. */
+const likeInsert = compiledCommand((db: Db, postId: string, userId: string, at: number) =>
+  db
+    .insertInto('likes')
+    .values({ post_id: postId, user_id: userId, created_at: at })
+    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing()),
+);
+
+export async function insertLike(
+  db: Db,
+  postId: string,
+  userId: string,
+  at: number,
+): Promise<boolean> {
+  return (await likeInsert(db, postId, userId, at)) > 0n;
+}
+
+const likeDelete = compiledCommand((db: Db, postId: string, userId: string) =>
+  db.deleteFrom('likes').where('post_id', '=', postId).where('user_id', '=', userId),
+);
+
+export async function deleteLike(db: Db, postId: string, userId: string): Promise<boolean> {
+  return (await likeDelete(db, postId, userId)) > 0n;
+}
+
+const likeCountChange = compiledCommand((db: Db, postId: string, delta: number) =>
+  db
+    .updateTable('posts')
+    .set((eb) => ({ like_count: eb('like_count', '+', delta) }))
+    .where('id', '=', postId),
+);
+
+export async function adjustLikeCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
+  await likeCountChange(db, postId, delta);
+}
+
+const commentCountChange = compiledCommand((db: Db, postId: string, delta: number) =>
+  db
+    .updateTable('posts')
+    .set((eb) => ({ comment_count: eb('comment_count', '+', delta) }))
+    .where('id', '=', postId),
+);
+
+export async function adjustCommentCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
+  await commentCountChange(db, postId, delta);
+}
