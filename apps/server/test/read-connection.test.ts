@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCheckpointer } from '../src/db/checkpointer';
 import { closeDatabase, createDatabase, type DatabaseHandle } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import type { Database } from '../src/db/schema';
@@ -136,6 +137,38 @@ sqliteOnly('checkpoints of a SQLite file', () => {
     }
     expect(next.log).toBeLessThan(100);
     expect(await countMembers(file.handle.reads)).toBeGreaterThan(3000);
+  });
+});
+
+sqliteOnly('a log grown past its limit', () => {
+  const file = useMigratedFile('perch-restart-');
+
+  it('is copied whole with writers held off, so that the next write starts it over', async () => {
+    const dbFile = path.join(file.dataDir, 'perch.db');
+    // Under steady writes a passive checkpoint never finds the whole log copied when a write
+    // begins, and the log grows for as long as they last: past the limit, writers wait for it.
+    const checkpointer = startCheckpointer(dbFile, { intervalMs: 20, restartFrames: 500 });
+    try {
+      let result = await checkpointer.next();
+      expect(result.restarted).toBe(false);
+      await file.handle.db
+        .insertInto('users')
+        .values(
+          Array.from({ length: 1000 }, (_, i) => ({ ...member(`r${i}`), bio: 'y'.repeat(1500) })),
+        )
+        .execute();
+      while (result.log < 500) result = await checkpointer.next();
+      expect(result.restarted).toBe(true);
+      expect(result.copied).toBe(result.log);
+      await file.handle.db.insertInto('users').values(member('r-after')).execute();
+      result = await checkpointer.next();
+      result = await checkpointer.next();
+      expect(result.log).toBeLessThan(100);
+      expect(result.restarted).toBe(false);
+      expect(await countMembers(file.handle.reads)).toBeGreaterThan(1000);
+    } finally {
+      await checkpointer.stop();
+    }
   });
 });
 
