@@ -18,6 +18,7 @@ import pg from 'pg';
 import { ulid } from 'ulid';
 import { createDatabase } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
+import type { Database } from '../apps/server/src/db/schema';
 import { verifyPassword } from '../apps/server/src/lib/password';
 import {
   BENCH_PASSWORD,
@@ -792,6 +793,22 @@ export async function buildInstance(
   return meta;
 }
 
+/** The server's default HOME_PULL_FOLLOWERS. */
+const PULL_FOLLOWERS = 2_000;
+
+/**
+ * Members followed by at least PULL_FOLLOWERS are pulled into Home rather than written to
+ * timelines (see modules/timelines). A live instance marks each on their first post past that
+ * count; the generated one starts as such an instance would be after a while, every such member
+ * marked, so Home is read as it would be day to day.
+ */
+async function markPulledAuthors(db: Kysely<Database>): Promise<void> {
+  await sql`
+    INSERT INTO pulled_authors (user_id, since)
+    SELECT id, '' FROM users WHERE followers_count >= ${PULL_FOLLOWERS}
+    ON CONFLICT (user_id) DO NOTHING`.execute(db);
+}
+
 /**
  * Applies migrations added since the instance was built (then refreshes the planner's statistics),
  * so the benchmark measures the schema the server would run with. Answers how many were applied.
@@ -811,6 +828,7 @@ export async function migrateInstance(instance: Instance): Promise<number> {
       ).rows[0]?.n;
     const before = Number(await applied());
     await migrateToLatest(handle.db as Kysely<unknown>);
+    await markPulledAuthors(handle.db);
     const count = Number(await applied()) - before;
     if (count > 0) await sql`ANALYZE`.execute(handle.db);
     return count;

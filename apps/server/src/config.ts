@@ -45,6 +45,8 @@ export interface AppConfig {
   homeTimelineLength: number;
   /** Days after which the timeline of a member who has not read Home is dropped (rebuilt on return). */
   homeTimelineIdleDays: number;
+  /** Followers from which an author's posts are read into Home when read, not written out. */
+  homePullFollowers: number;
   /** Post cards kept in memory by each process. */
   cardCacheSize: number;
   /** How long trending tags are reused before they are counted again (0: every request). */
@@ -123,6 +125,11 @@ const envSchema = z.object({
     .min(20, 'HOME_TIMELINE_LENGTH must be at least 20')
     .max(100_000, 'HOME_TIMELINE_LENGTH must be at most 100000')
     .default(800),
+  HOME_PULL_FOLLOWERS: z.coerce
+    .number({ error: 'HOME_PULL_FOLLOWERS must be a number' })
+    .int('HOME_PULL_FOLLOWERS must be a whole number')
+    .min(1, 'HOME_PULL_FOLLOWERS must be at least 1')
+    .default(2_000),
   HOME_TIMELINE_IDLE_DAYS: z.coerce
     .number({ error: 'HOME_TIMELINE_IDLE_DAYS must be a number' })
     .positive('HOME_TIMELINE_IDLE_DAYS must be positive')
@@ -198,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     homeTimelineLength: e.HOME_TIMELINE_LENGTH,
     homeTimelineIdleDays: e.HOME_TIMELINE_IDLE_DAYS,
+    homePullFollowers: e.HOME_PULL_FOLLOWERS,
     cardCacheSize: e.CARD_CACHE_SIZE,
     trendingCacheSeconds: e.TRENDING_CACHE_SECONDS,
   };

@@ -65,7 +65,13 @@ export function createServices({
   });
 
   const media = createMediaService({ db, store: mediaStore, log });
-  const timelines = createTimelinesService({ db, reads, log, length: config.homeTimelineLength });
+  const timelines = createTimelinesService({
+    db,
+    reads,
+    log,
+    length: config.homeTimelineLength,
+    pullFollowers: config.homePullFollowers,
+  });
   const cards = createPostCards({ reads, max: config.cardCacheSize });
   const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
   const hidden = createHiddenMembers({ reads, max: 50_000 });

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       homeTimelineLength: 800,
       homeTimelineIdleDays: 14,
+      homePullFollowers: 2_000,
       cardCacheSize: 10_000,
       trendingCacheSeconds: 60,
     });
@@ -28,12 +29,15 @@ describe('loadConfig', () => {
       HOME_TIMELINE_LENGTH: '200',
       HOME_TIMELINE_IDLE_DAYS: '3',
       CARD_CACHE_SIZE: '500',
+      HOME_PULL_FOLLOWERS: '50',
     });
     expect(config).toMatchObject({
       homeTimelineLength: 200,
       homeTimelineIdleDays: 3,
       cardCacheSize: 500,
+      homePullFollowers: 50,
     });
+    expect(() => load({ HOME_PULL_FOLLOWERS: '0' })).toThrow(ConfigError);
     expect(() => load({ HOME_TIMELINE_LENGTH: '5' })).toThrow(ConfigError);
     expect(() => load({ CARD_CACHE_SIZE: '-1' })).toThrow(ConfigError);
     expect(() => load({ CARD_CACHE_SIZE: '0' })).toThrow(ConfigError);

@@ -33,6 +33,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     trustProxy: false,
     homeTimelineLength: 800,
     homeTimelineIdleDays: 14,
+    homePullFollowers: 2_000,
     cardCacheSize: 10_000,
     trendingCacheSeconds: 0,
     ...overrides,

@@ -14,6 +14,7 @@ import * as safety from './migrations/0012_safety';
 import * as mediaAlt from './migrations/0013_media_alt';
 import * as idempotencyKeys from './migrations/0014_idempotency_keys';
 import * as memberNamePairs from './migrations/0015_member_name_pairs';
+import * as pulledAuthors from './migrations/0016_pulled_authors';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013_media_alt': mediaAlt,
   '0014_idempotency_keys': idempotencyKeys,
   '0015_member_name_pairs': memberNamePairs,
+  '0016_pulled_authors': pulledAuthors,
 };
 
 const provider: MigrationProvider = {

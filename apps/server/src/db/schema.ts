@@ -154,6 +154,12 @@ export interface HomeTimelineEntriesTable {
   author_id: string;
 }
 
+/** Widely followed members whose posts Home reads when read, from `since` on (migration 0016). */
+export interface PulledAuthorsTable {
+  user_id: string;
+  since: string;
+}
+
 /** A tag and how many posts carry it (kept by triggers on post_tags). */
 export interface TagsTable {
   name: string;
@@ -209,6 +215,7 @@ export interface Database {
   sessions: SessionsTable;
   home_timelines: HomeTimelinesTable;
   home_timeline_entries: HomeTimelineEntriesTable;
+  pulled_authors: PulledAuthorsTable;
   tags: TagsTable;
   post_tags: PostTagsTable;
   comment_tags: CommentTagsTable;

@@ -1,6 +1,7 @@
 import { postPageSchema, postSchema, type Post } from '@perch/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPulledPosts } from '../../src/modules/timelines/pulled-posts';
 import type { Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
 import {
@@ -249,5 +250,132 @@ describe('home timelines under concurrent posting and unfollowing', () => {
       expect(await entriesOf(t.app, reader.user._id)).toEqual(expected);
       expect(await homeIds(t.app, reader)).toEqual(expected);
     }
+  });
+});
+
+describe('widely followed authors', () => {
+  let t: TestApp;
+  let celebrity: Member;
+  let reader: Member;
+  let fan: Member;
+  let friend: Member;
+
+  const pulledSince = async (userId: string) =>
+    (
+      await t.app.db
+        .selectFrom('pulled_authors')
+        .select('since')
+        .where('user_id', '=', userId)
+        .executeTakeFirst()
+    )?.since;
+
+  beforeAll(async () => {
+    // From two followers on, an author's posts are read into Home rather than written out.
+    t = await createTestApp({ homePullFollowers: 2 });
+    [celebrity, reader, fan, friend] = await createMembers(t.app, 4);
+    await follow(t.app, reader.token, celebrity.user._id);
+    await follow(t.app, fan.token, celebrity.user._id);
+    await follow(t.app, reader.token, friend.user._id);
+    await postMany(t.app, celebrity, 2);
+    await postMany(t.app, friend, 2);
+    await startTimeline(t.app, reader);
+    await startTimeline(t.app, fan);
+  });
+  afterAll(() => t.close());
+
+  it("are not written to followers' timelines, yet Home shows their posts in order, page by page", async () => {
+    const posts: Post[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      posts.push(await createPost(t.app, celebrity.token, `news ${i}`));
+      posts.push(await createPost(t.app, friend.token, `chat ${i}`));
+    }
+    await settle(t.app);
+    const celebrityIds = posts.filter((post) => post.author._id === celebrity.user._id);
+    // Pulled since their first post (they had two followers already).
+    const firstPost = (await pullIds(t.app, celebrity.user._id)).at(-1);
+    expect(await pulledSince(celebrity.user._id)).toBe(firstPost);
+    const entries = await entriesOf(t.app, reader.user._id);
+    for (const post of celebrityIds) expect(entries).not.toContain(post._id);
+    // The friend's posts still go out.
+    for (const post of posts.filter((p) => p.author._id === friend.user._id)) {
+      expect(entries).toContain(post._id);
+    }
+    const expected = await pullIds(t.app, reader.user._id);
+    expect(expected).toHaveLength(16);
+    expect(await homeIds(t.app, reader)).toEqual(expected);
+    expect(await homeIds(t.app, fan)).toEqual(await pullIds(t.app, fan.user._id));
+  });
+
+  it('ranks their posts in trending on Home', async () => {
+    const newest = (await pullIds(t.app, fan.user._id))[0];
+    if (!newest) throw new Error('expected a post');
+    await like(t.app, fan.token, newest);
+    await settle(t.app);
+    const trending = await homeIds(t.app, fan, 'trending');
+    expect(trending[0]).toBe(newest);
+    expect([...trending].sort()).toEqual([...(await pullIds(t.app, fan.user._id))].sort());
+  });
+
+  it('leaves them out for members who hide them or stop following them', async () => {
+    const page = await t.app.services.timelines.page(reader.user._id, 'latest', null, 20, [
+      celebrity.user._id,
+    ]);
+    const shown = page?.keys.map((key) => key.id) ?? [];
+    const friendsOnly = await pullIds(t.app, reader.user._id);
+    const celebrityPosts = new Set(await pullIds(t.app, celebrity.user._id));
+    expect(shown).toEqual(friendsOnly.filter((id) => !celebrityPosts.has(id)));
+
+    await unfollow(t.app, fan.token, celebrity.user._id);
+    await settle(t.app);
+    expect(await homeIds(t.app, fan)).toEqual(await pullIds(t.app, fan.user._id));
+    expect(await homeIds(t.app, fan)).toEqual([]);
+  });
+
+  it('stay pulled below the count, and an earlier post that arrives late moves the start back', async () => {
+    // One follower left: their posts are still read, not written.
+    const post = await createPost(t.app, celebrity.token, 'still here');
+    await settle(t.app);
+    expect(await entriesOf(t.app, reader.user._id)).not.toContain(post._id);
+    expect((await homeIds(t.app, reader))[0]).toBe(post._id);
+
+    const pulled = createPulledPosts({ reads: t.app.db, followers: 2, length: 800 });
+    const earlier = '00000000000000000000000001';
+    expect(await pulled.pulls(t.app.db, celebrity.user._id, earlier, 1)).toBe(true);
+    expect(await pulledSince(celebrity.user._id)).toBe(earlier);
+    expect(await pulled.pulls(t.app.db, friend.user._id, earlier, 1)).toBe(false);
+    expect(await pulledSince(friend.user._id)).toBeUndefined();
+  });
+});
+
+describe("a widely followed author's posts kept in memory", () => {
+  let t: TestApp;
+  let celebrity: Member;
+  let reader: Member;
+
+  beforeAll(async () => {
+    t = await createTestApp({ homePullFollowers: 1, homeTimelineLength: 20 });
+    [celebrity, reader] = await createMembers(t.app, 2);
+    await follow(t.app, reader.token, celebrity.user._id);
+    await startTimeline(t.app, reader);
+  });
+  afterAll(() => t.close());
+
+  it('follow new and deleted posts, and older ones than the length are read from the posts', async () => {
+    await postMany(t.app, celebrity, 30);
+    await settle(t.app);
+    expect(await entriesOf(t.app, reader.user._id)).toEqual([]);
+    expect(await homeIds(t.app, reader)).toEqual(await pullIds(t.app, reader.user._id));
+
+    const fresh = await createPost(t.app, celebrity.token, 'fresh');
+    await settle(t.app);
+    expect((await homeIds(t.app, reader))[0]).toBe(fresh._id);
+    await deletePost(t.app, celebrity.token, fresh._id);
+    const [older] = await pullIds(t.app, celebrity.user._id);
+    if (!older) throw new Error('expected a post');
+    await deletePost(t.app, celebrity.token, older);
+    await settle(t.app);
+    const expected = await pullIds(t.app, reader.user._id);
+    expect(expected).toHaveLength(29);
+    expect(await homeIds(t.app, reader)).toEqual(expected);
   });
 });

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema';
 import type { DurableConsumer } from '../../events/consumer';
+import { createPulledPosts } from './pulled-posts';
 import * as repo from './timelines.repository';
 import { rankTrending, trendingAfter, type Ranked } from './trending';
 
@@ -35,6 +36,8 @@ export interface TimelinesServiceDeps {
   length: number;
   /** How long a member's trending order is reused before it is ranked again. */
   rankingTtlMs?: number;
+  /** Followers from which an author's posts are read into Home rather than written out. */
+  pullFollowers?: number;
 }
 
 const TOUCH_EVERY_MS = 6 * 60 * 60 * 1000;
@@ -44,6 +47,7 @@ const BUILD_QUEUE_MAX = 1_000;
  * full length, on the read that asked for it) and grows to its length as posts arrive.
  */
 const FIRST_LENGTH = 200;
+const DEFAULT_PULL_FOLLOWERS = 2_000;
 
 /**
  * Home timelines, written on post (the design of Mastodon's home feeds): each member who reads Home
@@ -60,7 +64,9 @@ export function createTimelinesService({
   log,
   length,
   rankingTtlMs = 10_000,
+  pullFollowers = DEFAULT_PULL_FOLLOWERS,
 }: TimelinesServiceDeps) {
+  const pulled = createPulledPosts({ reads, followers: pullFollowers, length });
   const touched = new LRUCache<string, number>({ max: 20_000 });
   const rankings = new LRUCache<string, Ranked[]>({ max: 500, ttl: rankingTtlMs });
   const firstLength = Math.min(length, FIRST_LENGTH);
@@ -145,26 +151,28 @@ export function createTimelinesService({
     return state;
   }
 
+  /** Home's latest order below `after` (its cursor: creation time and post id). */
   async function latest(
     userId: string,
-    afterId: string | null,
+    after: readonly [number, string] | null,
     limit: number,
     hidden: readonly string[],
   ) {
-    const before = afterId ?? repo.TOP;
+    const [beforeTime, before] = after ?? [Number.MAX_SAFE_INTEGER, repo.TOP];
+    const authors = await pulled.followedBy(userId, hidden);
+    const merge = (keys: readonly { id: string }[], fromId: string) =>
+      pulled.mergeLatest(keys, authors, fromId, before, beforeTime, limit + 1);
     const keys = await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden);
     if (keys.length > limit) {
       touch(userId);
-      return { keys, floor: null };
+      return { keys: await merge(keys, keys[limit]?.id ?? ''), floor: null };
     }
     const state = await stateOf(userId);
     if (!state) return null;
     // The timeline may have been built between the two reads (its entries and its state commit
     // together): read the page again, now that the state says how far the entries reach.
-    return {
-      keys: await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden),
-      floor: state.floor,
-    };
+    const again = await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden);
+    return { keys: await merge(again, state.floor), floor: state.floor };
   }
 
   async function ranking(userId: string): Promise<Ranked[] | null> {
@@ -172,7 +180,13 @@ export function createTimelinesService({
     if (cached) return cached;
     const state = await stateOf(userId);
     if (!state) return null;
-    const ranked = rankTrending(await repo.rankedEntries(reads, userId));
+    const entries = await repo.rankedEntries(reads, userId);
+    // Pulled authors' posts join those the timeline reaches: down to its oldest entry once full.
+    let from = state.floor;
+    if (entries.length >= length)
+      for (const { id } of entries) if (from === '' || id < from) from = id;
+    const authors = await pulled.followedBy(userId, []);
+    const ranked = rankTrending(await pulled.withRanked(entries, authors, from));
     rankings.set(userId, ranked);
     return ranked;
   }
@@ -206,9 +220,10 @@ export function createTimelinesService({
       let timelines: number | null = null;
       for (const event of events) {
         if (event.type === 'post.created') {
-          timelines ??= await repo.countTimelines(trx);
           const { postId, authorId } = event.payload;
           const followers = await repo.followersCountOf(trx, authorId);
+          if (await pulled.pulls(trx, authorId, postId, followers)) continue;
+          timelines ??= await repo.countTimelines(trx);
           await repo.fanOutPost(
             trx,
             { id: postId, authorId },
@@ -226,6 +241,7 @@ export function createTimelinesService({
 
   /** The followee's posts join the member's timeline (none when they keep no timeline). */
   async function followed(trx: Db, followerId: string, followeeId: string): Promise<void> {
+    pulled.forgetFollows(followerId);
     await repo.backfillAuthor(trx, followerId, followeeId, length);
     // More of the followee's posts above the floor than fit: the timeline reaches only as far down
     // as the oldest of them that fitted.
@@ -256,7 +272,7 @@ export function createTimelinesService({
         return trending(userId, after?.length === 3 ? after : null, limit, hidden);
       }
       if (sort !== 'latest') return null;
-      return latest(userId, after ? String(after[after.length - 1]) : null, limit, hidden);
+      return latest(userId, after?.length === 2 ? after : null, limit, hidden);
     },
 
     /** In the post's transaction: the author sees their post on Home at once. */
@@ -265,14 +281,17 @@ export function createTimelinesService({
     /** In the follow's transaction. */
     followed,
     /** In the unfollow's transaction. */
-    unfollowed: (trx: Db, followerId: string, followeeId: string) =>
-      repo.removeAuthor(trx, followerId, followeeId),
+    unfollowed: (trx: Db, followerId: string, followeeId: string) => {
+      pulled.forgetFollows(followerId);
+      return repo.removeAuthor(trx, followerId, followeeId);
+    },
 
     /**
      * For relay.listen: a member's trending order is ranked again after their own changes (a like,
      * a follow, a post), so that they see them at once; others' likes show within rankingTtlMs.
      */
     listener: (events: readonly PublishedEvent[]): void => {
+      pulled.listener(events);
       for (const event of events) {
         switch (event.type) {
           case 'post.liked':

@@ -1,0 +1,247 @@
+import type { PublishedEvent } from '@perch/contract';
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import { decodeTime } from 'ulid';
+import type { Database } from '../../db/schema';
+import * as pulled from './pulled.repository';
+import type { RankedEntry } from './timelines.repository';
+
+type Db = Kysely<Database>;
+
+/** The creation time a post id was minted from; 0 below every id. */
+const timeOf = (postId: string) => (postId === '' ? 0 : decodeTime(postId));
+const later = (a: string, b: string) => (a > b ? a : b);
+const newestFirst = (a: { id: string }, b: { id: string }) =>
+  a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+
+/** An author's newest pulled post ids, newest first; `complete` when they are all of them. */
+interface RecentPosts {
+  ids: string[];
+  complete: boolean;
+}
+
+/** The index of the first id below `beforeId` in ids sorted newest first. */
+function firstBelow(ids: readonly string[], beforeId: string): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((ids[middle] ?? '') >= beforeId) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * How long a member's followed pulled authors are reused. Their own follows and unfollows drop
+ * them at once; an author who becomes pulled in another process is seen within this time.
+ */
+const FOLLOWED_TTL_MS = 5_000;
+
+export interface PulledPostsDeps {
+  reads: Db;
+  /** Followers from which an author is pulled. */
+  followers: number;
+  /** Post ids kept in memory per pulled author (the timeline's length). */
+  length: number;
+}
+
+/**
+ * Widely followed authors are pulled rather than pushed (the mix Twitter's home timelines use):
+ * once an author has `followers` followers, their new posts are no longer written to every
+ * follower's timeline (a post by a member followed by a third of the instance wrote that many
+ * rows, and the writer's time for it grows with the instance), and Home merges in the posts of
+ * the few such authors the member follows when it is read. Each process keeps those authors'
+ * newest post ids, kept current by the events the relay hands on, and for a few seconds which of
+ * them each member follows, so a read of Home seldom costs a query more. An author stays pulled once pulled (see
+ * migration 0016), so their posts are never missed when they fall back below the count.
+ */
+export function createPulledPosts({ reads, followers, length }: PulledPostsDeps) {
+  const recent = new LRUCache<string, RecentPosts>({ max: 1_000 });
+  const followedAuthors = new LRUCache<string, pulled.PulledAuthor[]>({
+    max: 20_000,
+    ttl: FOLLOWED_TTL_MS,
+  });
+  // Bumped when an author becomes pulled: lists of followed authors read meanwhile are not kept.
+  let marks = 0;
+  // Lists read while an event changed their author's posts may predate it: used, not kept.
+  const changes = new Map<string, number>();
+  const changed = (authorId: string) => {
+    changes.set(authorId, (changes.get(authorId) ?? 0) + 1);
+  };
+
+  async function recentOf(author: pulled.PulledAuthor): Promise<RecentPosts> {
+    const cached = recent.get(author.user_id);
+    if (cached) return cached;
+    const before = changes.get(author.user_id) ?? 0;
+    const { since } = author;
+    const rows = await pulled.authorPostsBetween(
+      reads,
+      author.user_id,
+      timeOf(since),
+      since,
+      Number.MAX_SAFE_INTEGER,
+      'Z'.repeat(26),
+      length + 1,
+    );
+    const list = {
+      ids: rows.slice(0, length).map((row) => row.id),
+      complete: rows.length <= length,
+    };
+    if ((changes.get(author.user_id) ?? 0) === before) recent.set(author.user_id, list);
+    return list;
+  }
+
+  /** The author's post ids in [fromId, beforeId), newest first, at most `limit`. */
+  async function postsBetween(
+    author: pulled.PulledAuthor,
+    fromId: string,
+    beforeId: string,
+    beforeTime: number,
+    limit: number,
+  ): Promise<string[]> {
+    const from = later(author.since, fromId);
+    if (from >= beforeId) return [];
+    const { ids, complete } = await recentOf(author);
+    const found: string[] = [];
+    for (let i = firstBelow(ids, beforeId); i < ids.length && found.length < limit; i += 1) {
+      const id = ids[i] ?? '';
+      if (id < from) return found;
+      found.push(id);
+    }
+    if (found.length === limit || complete) return found;
+    // Older than the ids kept: read from the posts.
+    const rows = await pulled.authorPostsBetween(
+      reads,
+      author.user_id,
+      timeOf(from),
+      from,
+      beforeTime,
+      beforeId,
+      limit,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  function onEvent(event: PublishedEvent): void {
+    switch (event.type) {
+      case 'post.created': {
+        const { authorId, postId } = event.payload;
+        changed(authorId);
+        const list = recent.get(authorId);
+        if (!list) break;
+        list.ids.splice(firstBelow(list.ids, postId), 0, postId);
+        if (list.ids.length > length) {
+          list.ids.length = length;
+          list.complete = false;
+        }
+        break;
+      }
+      case 'post.deleted': {
+        changed(event.payload.authorId);
+        const list = recent.get(event.payload.authorId);
+        const at = list ? list.ids.indexOf(event.payload.postId) : -1;
+        if (list && at >= 0) list.ids.splice(at, 1);
+        break;
+      }
+      case 'member.followed':
+      case 'member.unfollowed':
+        followedAuthors.delete(event.payload.followerId);
+        break;
+      case 'member.deleted':
+        changed(event.payload.userId);
+        recent.delete(event.payload.userId);
+        followedAuthors.delete(event.payload.userId);
+        break;
+      default:
+        break;
+    }
+  }
+
+  return {
+    /**
+     * In the consumer's transaction, for each new post: whether it is left out of followers'
+     * timelines (its author is pulled, or becomes pulled with it).
+     */
+    async pulls(trx: Db, authorId: string, postId: string, followersCount: number) {
+      const [known] = await pulled.pulledSince(trx, authorId);
+      if (!known && followersCount < followers) return false;
+      // A post committed after a newer one (PostgreSQL) moves the start back to it.
+      if (!known || postId < known.since) {
+        await pulled.markPulled(trx, authorId, postId);
+        changed(authorId);
+        recent.delete(authorId);
+        marks += 1;
+        followedAuthors.clear();
+      }
+      return true;
+    },
+
+    /** The pulled authors the member follows, less those hidden from them. */
+    async followedBy(userId: string, hidden: readonly string[]): Promise<pulled.PulledAuthor[]> {
+      let authors = followedAuthors.get(userId);
+      if (!authors) {
+        const before = marks;
+        authors = await pulled.followedPulledAuthors(reads, userId);
+        if (marks === before) followedAuthors.set(userId, authors);
+      }
+      return hidden.length === 0 ? authors : authors.filter((a) => !hidden.includes(a.user_id));
+    },
+
+    /**
+     * The newest `limit` of Home in [fromId, beforeId): the timeline's `keys` there and the pulled
+     * authors' posts, newest first.
+     */
+    async mergeLatest(
+      keys: readonly { id: string }[],
+      authors: readonly pulled.PulledAuthor[],
+      fromId: string,
+      beforeId: string,
+      beforeTime: number,
+      limit: number,
+    ): Promise<{ id: string }[]> {
+      if (authors.length === 0) return [...keys];
+      const ids = new Set(keys.map((key) => key.id));
+      const merged = [...keys];
+      for (const author of authors) {
+        for (const id of await postsBetween(author, fromId, beforeId, beforeTime, limit)) {
+          if (!ids.has(id)) merged.push({ id });
+        }
+      }
+      return merged.sort(newestFirst).slice(0, limit);
+    },
+
+    /** The timeline's ranked entries and the pulled authors' posts from `fromId` on. */
+    async withRanked(
+      entries: readonly RankedEntry[],
+      authors: readonly pulled.PulledAuthor[],
+      fromId: string,
+    ): Promise<RankedEntry[]> {
+      if (authors.length === 0) return [...entries];
+      const ids = new Set(entries.map((entry) => entry.id));
+      const all = [...entries];
+      for (const author of authors) {
+        const from = later(author.since, fromId);
+        const posts = await pulled.authorRankedFrom(
+          reads,
+          author.user_id,
+          timeOf(from),
+          from,
+          length,
+        );
+        for (const post of posts) if (!ids.has(post.id)) all.push(post);
+      }
+      return all;
+    },
+
+    /** In a follow's or unfollow's transaction (and again after commit, through the listener). */
+    forgetFollows: (userId: string) => followedAuthors.delete(userId),
+
+    /** For relay.listen: keeps the authors' newest post ids and members' follows current. */
+    listener: (events: readonly PublishedEvent[]): void => {
+      for (const event of events) onEvent(event);
+    },
+  };
+}
+
+export type PulledPosts = ReturnType<typeof createPulledPosts>;

@@ -1,0 +1,88 @@
+import type { Compilable, Kysely } from 'kysely';
+import { compiledCommand, compiledQuery } from '../../db/compiled';
+import type { Database } from '../../db/schema';
+import type { RankedEntry } from './timelines.repository';
+
+type Db = Kysely<Database>;
+
+/**
+ * The posts of widely followed authors, which Home reads when it is read instead of finding them
+ * in the timeline (see timelines.service). Post ids are ULIDs minted from the creation time, so a
+ * range of ids is also a range of `created_at`: the queries bound both, the one for the
+ * `(user_id, created_at, id)` index and the other for the exact range.
+ */
+
+export interface PulledAuthor {
+  user_id: string;
+  /** Their first post not written to timelines. */
+  since: string;
+}
+
+/** The widely followed authors the member follows. */
+export const followedPulledAuthors = compiledQuery(
+  (db: Db, userId: string): Compilable<PulledAuthor> =>
+    db
+      .selectFrom('follows as f')
+      .innerJoin('pulled_authors as a', 'a.user_id', 'f.followee_id')
+      .select(['a.user_id', 'a.since'])
+      .where('f.follower_id', '=', userId),
+);
+
+/** Where the author's pulled posts begin, if they are pulled. */
+export const pulledSince = compiledQuery((db: Db, authorId: string) =>
+  db.selectFrom('pulled_authors').select('since').where('user_id', '=', authorId),
+);
+
+/** Pulls the author's posts from `since` on (or from an earlier post that arrived late). */
+export const markPulled = compiledCommand((db: Db, authorId: string, since: string) =>
+  db
+    .insertInto('pulled_authors')
+    .values({ user_id: authorId, since })
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({ since }).where('pulled_authors.since', '>', since),
+    ),
+);
+
+/** The author's post ids in [fromId, beforeId), newest first. */
+export const authorPostsBetween = compiledQuery(
+  (
+    db: Db,
+    authorId: string,
+    fromTime: number,
+    fromId: string,
+    toTime: number,
+    beforeId: string,
+    limit: number,
+  ) =>
+    db
+      .selectFrom('posts')
+      .select('id')
+      .where('user_id', '=', authorId)
+      .where('created_at', '>=', fromTime)
+      .where('created_at', '<=', toTime)
+      .where('id', '>=', fromId)
+      .where('id', '<', beforeId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit),
+);
+
+/** The author's newest posts from `fromId` on, with what trending orders by. */
+export const authorRankedFrom = compiledQuery(
+  (
+    db: Db,
+    authorId: string,
+    fromTime: number,
+    fromId: string,
+    limit: number,
+  ): Compilable<RankedEntry> =>
+    db
+      .selectFrom('posts')
+      .select(['id', 'user_id as author_id', 'like_count', 'created_at'])
+      .where('user_id', '=', authorId)
+      .where('created_at', '>=', fromTime)
+      .where('id', '>=', fromId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit),
+);
