@@ -15,6 +15,7 @@ import * as mediaAlt from './migrations/0013_media_alt';
 import * as idempotencyKeys from './migrations/0014_idempotency_keys';
 import * as memberNamePairs from './migrations/0015_member_name_pairs';
 import * as pulledAuthors from './migrations/0016_pulled_authors';
+import * as memberNameTriples from './migrations/0017_member_name_triples';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_idempotency_keys': idempotencyKeys,
   '0015_member_name_pairs': memberNamePairs,
   '0016_pulled_authors': pulledAuthors,
+  '0017_member_name_triples': memberNameTriples,
 };
 
 const provider: MigrationProvider = {

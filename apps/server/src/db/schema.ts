@@ -191,6 +191,13 @@ export interface CommentMentionsTable {
   user_id: string;
 }
 
+/** SQLite: each run of three adjacent characters of a member's lower-cased names (migration 0017). */
+export interface MemberNameTriplesTable {
+  triple: string;
+  lower_username: string;
+  user_id: string;
+}
+
 /** SQLite: each pair of adjacent characters of a member's lower-cased names (migration 0015). */
 export interface MemberNamePairsTable {
   pair: string;
@@ -201,6 +208,7 @@ export interface MemberNamePairsTable {
 export interface Database {
   users: UsersTable;
   member_name_pairs: MemberNamePairsTable;
+  member_name_triples: MemberNameTriplesTable;
   posts: PostsTable;
   likes: LikesTable;
   comments: CommentsTable;

@@ -228,7 +228,7 @@ const everyone = { viewerId: null, afterUsername: null, limit: 50 } as const;
 /** SQLite's lower() folds ASCII letters only; the pairs are cut with it. */
 const sqliteLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-type PairRow = [pair: string, lowerUsername: string, userId: string];
+type PairRow = [gram: string, lowerUsername: string, userId: string];
 const byPair = (a: PairRow, b: PairRow) => a.join('\u0000').localeCompare(b.join('\u0000'));
 
 async function storedPairs(db: Kysely<Database>): Promise<PairRow[]> {
@@ -236,8 +236,13 @@ async function storedPairs(db: Kysely<Database>): Promise<PairRow[]> {
   return rows.map((row): PairRow => [row.pair, row.lower_username, row.user_id]).sort(byPair);
 }
 
-/** Every distinct pair of adjacent characters of each member's three names. */
-async function expectedPairs(db: Kysely<Database>): Promise<PairRow[]> {
+async function storedTriples(db: Kysely<Database>): Promise<PairRow[]> {
+  const rows = await db.selectFrom('member_name_triples').selectAll().execute();
+  return rows.map((row): PairRow => [row.triple, row.lower_username, row.user_id]).sort(byPair);
+}
+
+/** Every distinct run of `size` adjacent characters of each member's three names. */
+async function expectedPairs(db: Kysely<Database>, size = 2): Promise<PairRow[]> {
   const users = await db
     .selectFrom('users')
     .select(['id', 'username', 'first_name', 'last_name'])
@@ -247,8 +252,8 @@ async function expectedPairs(db: Kysely<Database>): Promise<PairRow[]> {
     const lowerUsername = sqliteLower(user.username);
     for (const name of [user.username, user.first_name, user.last_name]) {
       const chars = Array.from(sqliteLower(name));
-      for (let i = 0; i + 1 < chars.length; i += 1) {
-        const row: PairRow = [`${chars[i] ?? ''}${chars[i + 1] ?? ''}`, lowerUsername, user.id];
+      for (let i = 0; i + size <= chars.length; i += 1) {
+        const row: PairRow = [chars.slice(i, i + size).join(''), lowerUsername, user.id];
         pairs.set(row.join('\u0000'), row);
       }
     }
@@ -291,6 +296,14 @@ describe('the search index', () => {
     expect(plan).not.toMatch(/TEMP B-TREE|SCAN u/);
   });
 
+  it('answers three characters from the members holding that triple, in username order', async () => {
+    const db = t.app.db;
+    if (isPostgres(db)) return;
+    const plan = await planOf(db, 'rgu', 'triples');
+    expect(plan).toMatch(/SEARCH mt USING PRIMARY KEY \(triple=\?\)/);
+    expect(plan).not.toMatch(/TEMP B-TREE|SCAN u/);
+  });
+
   it('answers the same whichever way the members are found', async () => {
     const db = t.app.db;
     const crowd = Array.from({ length: 600 }, (_, i) =>
@@ -299,13 +312,22 @@ describe('the search index', () => {
     await db.insertInto('users').values(crowd).execute();
     try {
       for (const text of ['crowd', 'MEMBER 10', 'ember 599', 'ada', 'rgu', 'zzz', 'ow', 'R ']) {
-        const via = isPostgres(db) ? 'order' : text.length === 2 ? 'pairs' : 'trigrams';
-        const viaIndex = await searchUsers(db, { ...everyone, text, via });
         const inOrder = await searchUsers(db, { ...everyone, text, via: 'order' });
-        expect(
-          viaIndex.map((row) => row.id),
-          text,
-        ).toEqual(inOrder.map((row) => row.id));
+        const length = Array.from(text).length;
+        const sources: CandidateSource[] = isPostgres(db)
+          ? ['order']
+          : length === 2
+            ? ['pairs']
+            : length === 3
+              ? ['trigrams', 'triples']
+              : ['trigrams'];
+        for (const via of sources) {
+          const viaIndex = await searchUsers(db, { ...everyone, text, via });
+          expect(
+            viaIndex.map((row) => row.id),
+            `${text} via ${via}`,
+          ).toEqual(inOrder.map((row) => row.id));
+        }
       }
       const after = { ...everyone, text: 'ow', afterUsername: 'u_crowd0300', limit: 5 };
       const nextViaPairs = await searchUsers(db, {
@@ -344,6 +366,7 @@ describe('the search index', () => {
       db,
     );
     expect(await storedPairs(db)).toEqual(await expectedPairs(db));
+    expect(await storedTriples(db)).toEqual(await expectedPairs(db, 3));
   });
 
   it('keeps every pair of characters of every member, and no other', async () => {
@@ -353,5 +376,9 @@ describe('the search index', () => {
     expect(pairs).toEqual(await expectedPairs(db));
     expect(pairs).toContainEqual(['🌞n', 'emoji_fan', emoji.user._id]);
     expect(pairs).toContainEqual(['Ån', 'accented', accented.user._id]);
+    const triples = await storedTriples(db);
+    expect(triples).toEqual(await expectedPairs(db, 3));
+    expect(triples).toContainEqual(['n🌞n', 'emoji_fan', emoji.user._id]);
+    expect(triples).toContainEqual(['Ångs'.slice(0, 3), 'accented', accented.user._id]);
   });
 });

@@ -11,10 +11,11 @@ type Db = Kysely<Database>;
  * - `order`: members in username order until the page is full (both databases; PostgreSQL's
  *   planner picks its trigram index itself when that is quicker);
  * - `trigrams` (SQLite): the users_search index (migration 0009), for text that hasTrigrams;
- * - `pairs` (SQLite): member_name_pairs (migration 0015), for text of exactly two characters.
+ * - `pairs` (SQLite): member_name_pairs (migration 0015), for text of exactly two characters;
+ * - `triples` (SQLite): member_name_triples (migration 0017), for text of exactly three.
  * Each finds never fewer members than the LIKEs match, and all answer in username order.
  */
-export type CandidateSource = 'order' | 'trigrams' | 'pairs';
+export type CandidateSource = 'order' | 'trigrams' | 'pairs' | 'triples';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -31,6 +32,9 @@ export const hasTrigrams = (text: string): boolean => lengthOf(text.toLowerCase(
 
 /** Whether member_name_pairs (see migration 0015) can find the text: two characters exactly. */
 export const isPair = (text: string): boolean => lengthOf(text.toLowerCase()) === 2;
+
+/** Whether member_name_triples (see migration 0017) can find the text: three characters exactly. */
+export const isTriple = (text: string): boolean => lengthOf(text.toLowerCase()) === 3;
 
 /** SQLite: how many members' names hold the text's trigrams, counting no further than `cap`. */
 export async function countTrigramMatches(db: Db, text: string, cap: number): Promise<number> {
@@ -60,11 +64,21 @@ type SearchArgs = [
 function searchBuilder(db: Db, shape: SearchShape, ...args: SearchArgs) {
   const [viewerId, pattern, indexed, afterUsername, limit, exceptIds] = args;
   let builder = listedUsers(db, shape.viewer ? viewerId : null);
-  // Members found through their pairs are read in the pairs' order, which is username order.
+  // Members found through their pairs (or triples) are read in that table's order, which is
+  // username order.
   const order =
-    shape.via === 'pairs' ? sql<string>`mp.lower_username` : sql<string>`lower(u.username)`;
+    shape.via === 'pairs'
+      ? sql<string>`mp.lower_username`
+      : shape.via === 'triples'
+        ? sql<string>`mt.lower_username`
+        : sql<string>`lower(u.username)`;
   builder = builder.$if(shape.via === 'pairs', (qb) =>
     qb.innerJoin('member_name_pairs as mp', 'mp.user_id', 'u.id').where('mp.pair', '=', indexed),
+  );
+  builder = builder.$if(shape.via === 'triples', (qb) =>
+    qb
+      .innerJoin('member_name_triples as mt', 'mt.user_id', 'u.id')
+      .where('mt.triple', '=', indexed),
   );
   if (shape.via === 'trigrams') {
     builder = builder.where(

@@ -66,13 +66,14 @@ export function createUsersService({
   /**
    * Where member search finds its candidates (see search.CandidateSource). SQLite only:
    * PostgreSQL's planner makes the same choice from its statistics. Two characters are looked up
-   * among the members' pairs of characters. Longer text goes through the trigram index unless so
+   * among the members' pairs of characters, three among their triples. Longer text goes through the trigram index unless so
    * many members hold it that reading them in username order fills a page sooner; so does a
    * single character.
    */
   async function candidateSource(text: string): Promise<search.CandidateSource> {
     if (isPostgres(db)) return 'order';
     if (search.isPair(text)) return 'pairs';
+    if (search.isTriple(text)) return 'triples';
     if (!search.hasTrigrams(text)) return 'order';
     const candidates = await search.countTrigramMatches(reads, text, TRIGRAM_CANDIDATES_MAX);
     return candidates < TRIGRAM_CANDIDATES_MAX ? 'trigrams' : 'order';
