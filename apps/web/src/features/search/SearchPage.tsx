@@ -1,5 +1,5 @@
 import type { SearchSort } from '@perch/contract';
-import { useId, useMemo, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { tabId, tabPanelId, Tabs, type TabItem } from '../../components/Tabs';
 import { badRequestMessage } from '../../lib/api';
@@ -46,8 +46,16 @@ export function SearchPage() {
   const shown = { posts, members, tags }[tab];
   const problem = q === '' ? null : badRequestMessage(shown.error);
 
+  // A tab chosen right after a search, before the page has rendered it, must keep that search:
+  // each change starts from the last one asked for, not from the state this render read.
+  const asked = useRef<SearchState>({ q, tab, sort });
+  useEffect(() => {
+    asked.current = { q, tab, sort };
+  }, [q, tab, sort]);
+
   const go = (next: Partial<SearchState>, replace: boolean) => {
-    const state: SearchState = { q, tab, sort, ...next };
+    const state: SearchState = { ...asked.current, ...next };
+    asked.current = state;
     const search = new URLSearchParams();
     if (state.q !== '') search.set('q', state.q);
     if (state.tab !== 'posts') search.set('tab', state.tab);
