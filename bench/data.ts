@@ -17,6 +17,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { ulid } from 'ulid';
 import { createDatabase } from '../apps/server/src/db/database';
+import { DEFAULT_HOME_PULL_FOLLOWERS } from '../apps/server/src/config';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import type { Database } from '../apps/server/src/db/schema';
 import { verifyPassword } from '../apps/server/src/lib/password';
@@ -793,19 +794,17 @@ export async function buildInstance(
   return meta;
 }
 
-/** The server's default HOME_PULL_FOLLOWERS. */
-const PULL_FOLLOWERS = 2_000;
-
 /**
- * Members followed by at least PULL_FOLLOWERS are pulled into Home rather than written to
- * timelines (see modules/timelines). A live instance marks each on their first post past that
- * count; the generated one starts as such an instance would be after a while, every such member
- * marked, so Home is read as it would be day to day.
+ * Members followed by at least the server's default HOME_PULL_FOLLOWERS are pulled into Home
+ * rather than written to timelines (see modules/timelines). A live instance marks each on their
+ * first post past that count; the generated one starts as such an instance would be after a while,
+ * every such member marked, so Home is read as it would be day to day. A run with another
+ * HOME_PULL_FOLLOWERS marks the others on their first post, in the run's copy only.
  */
 async function markPulledAuthors(db: Kysely<Database>): Promise<void> {
   await sql`
     INSERT INTO pulled_authors (user_id, since)
-    SELECT id, '' FROM users WHERE followers_count >= ${PULL_FOLLOWERS}
+    SELECT id, '' FROM users WHERE followers_count >= ${DEFAULT_HOME_PULL_FOLLOWERS}
     ON CONFLICT (user_id) DO NOTHING`.execute(db);
 }
 

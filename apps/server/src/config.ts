@@ -53,6 +53,9 @@ export interface AppConfig {
   trendingCacheSeconds: number;
 }
 
+/** Followers from which an author's posts are pulled into Home (see modules/timelines). */
+export const DEFAULT_HOME_PULL_FOLLOWERS = 2_000;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const envSchema = z.object({
@@ -129,7 +132,7 @@ const envSchema = z.object({
     .number({ error: 'HOME_PULL_FOLLOWERS must be a number' })
     .int('HOME_PULL_FOLLOWERS must be a whole number')
     .min(1, 'HOME_PULL_FOLLOWERS must be at least 1')
-    .default(2_000),
+    .default(DEFAULT_HOME_PULL_FOLLOWERS),
   HOME_TIMELINE_IDLE_DAYS: z.coerce
     .number({ error: 'HOME_TIMELINE_IDLE_DAYS must be a number' })
     .positive('HOME_TIMELINE_IDLE_DAYS must be positive')

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { decodeTime } from 'ulid';
 import type { Database } from '../../db/schema';
 import * as pulled from './pulled.repository';
-import type { RankedEntry } from './timelines.repository';
+import { TOP, type RankedEntry } from './timelines.repository';
 
 type Db = Kysely<Database>;
 
@@ -81,7 +81,7 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
       timeOf(since),
       since,
       Number.MAX_SAFE_INTEGER,
-      'Z'.repeat(26),
+      TOP,
       length + 1,
     );
     const list = {

@@ -37,7 +37,7 @@ export interface TimelinesServiceDeps {
   /** How long a member's trending order is reused before it is ranked again. */
   rankingTtlMs?: number;
   /** Followers from which an author's posts are read into Home rather than written out. */
-  pullFollowers?: number;
+  pullFollowers: number;
 }
 
 const TOUCH_EVERY_MS = 6 * 60 * 60 * 1000;
@@ -47,7 +47,6 @@ const BUILD_QUEUE_MAX = 1_000;
  * full length, on the read that asked for it) and grows to its length as posts arrive.
  */
 const FIRST_LENGTH = 200;
-const DEFAULT_PULL_FOLLOWERS = 2_000;
 
 /**
  * Home timelines, written on post (the design of Mastodon's home feeds): each member who reads Home
@@ -64,7 +63,7 @@ export function createTimelinesService({
   log,
   length,
   rankingTtlMs = 10_000,
-  pullFollowers = DEFAULT_PULL_FOLLOWERS,
+  pullFollowers,
 }: TimelinesServiceDeps) {
   const pulled = createPulledPosts({ reads, followers: pullFollowers, length });
   const touched = new LRUCache<string, number>({ max: 20_000 });
