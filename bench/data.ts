@@ -16,7 +16,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { ulid } from 'ulid';
-import { createDatabase } from '../apps/server/src/db/database';
+import { closeDatabase, createDatabase } from '../apps/server/src/db/database';
 import { DEFAULT_HOME_PULL_FOLLOWERS } from '../apps/server/src/config';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import type { Database } from '../apps/server/src/db/schema';
@@ -131,7 +131,7 @@ async function prepareSqlite(instance: Instance) {
   }
   const handle = createDatabase({ kind: 'sqlite', filename: instance.sqliteFile });
   await migrateToLatest(handle.db as Kysely<unknown>);
-  await handle.db.destroy();
+  await closeDatabase(handle);
 
   const db = new SqliteDatabase(instance.sqliteFile);
   db.pragma('journal_mode = OFF');
@@ -207,7 +207,7 @@ async function preparePostgres(url: string) {
 
   const handle = createDatabase({ kind: 'postgres', url });
   await migrateToLatest(handle.db as Kysely<unknown>);
-  await handle.db.destroy();
+  await closeDatabase(handle);
 
   const client = await connectPostgres(url);
   const indexes = (
@@ -832,7 +832,7 @@ export async function migrateInstance(instance: Instance): Promise<number> {
     if (count > 0) await sql`ANALYZE`.execute(handle.db);
     return count;
   } finally {
-    await handle.db.destroy();
+    await closeDatabase(handle);
   }
 }
 

@@ -5,7 +5,12 @@
  */
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type LogEvent } from 'kysely';
 import pg from 'pg';
-import { createDatabase, openSqlite, type DatabaseTarget } from '../apps/server/src/db/database';
+import {
+  closeDatabase,
+  createDatabase,
+  openSqlite,
+  type DatabaseTarget,
+} from '../apps/server/src/db/database';
 import type { Database } from '../apps/server/src/db/schema';
 // The server's Fastify augmentations (request.viewer, app.services), which its modules rely on.
 import type {} from '../apps/server/src/app';
@@ -245,7 +250,7 @@ export async function measureInProcess(options: {
       );
     }
   } finally {
-    await handle.db.destroy();
+    await closeDatabase(handle);
   }
   log(
     `Query plans for a member with the median following count (${options.target.kind === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN ANALYZE'}):`,
