@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyAnswer, withJson } from './serialized';
+import { extended, stringifyAnswer, withJson } from './serialized';
 
 describe('stringifyAnswer', () => {
   it('writes what JSON.stringify writes when nothing was serialized ahead', () => {
@@ -31,5 +31,27 @@ describe('stringifyAnswer', () => {
     const post = withJson({ id: 'a' }, '{"id":"A"}');
     const copy = { ...post, comments: [] };
     expect(stringifyAnswer({ posts: [copy] })).toBe('{"posts":[{"id":"a","comments":[]}]}');
+  });
+
+  it('extends a registered value with its JSON and the addition written after it', () => {
+    const post = withJson({ id: 'a' }, '{"id":"A"}');
+    const comments = [{ text: 'hi "there"' }];
+    const copy = extended(post, 'comments', comments);
+    expect(copy).toEqual({ id: 'a', comments });
+    expect(stringifyAnswer({ posts: [copy] })).toBe(
+      '{"posts":[{"id":"A","comments":[{"text":"hi \\"there\\""}]}]}',
+    );
+    expect(stringifyAnswer(extended(withJson({}, '{}'), 'x', 1))).toBe('{"x":1}');
+  });
+
+  it('extends anything else as a plain copy, serialized anew', () => {
+    const known = withJson({ id: 'a', comments: [] as number[] }, '{"id":"A","comments":[]}');
+    const cases = [
+      extended({ id: 'b' }, 'comments', [1]),
+      extended(known, 'comments', [2]),
+      extended(withJson({ id: 'c' }, '{"id":"C"}'), '7', true),
+      extended(withJson({ id: 'd' }, '{"id":"D"}'), 'gone', undefined),
+    ];
+    for (const value of cases) expect(stringifyAnswer({ value })).toBe(JSON.stringify({ value }));
   });
 });

@@ -4,14 +4,36 @@
  * objects again (JSON.stringify was a quarter of the home feed's CPU).
  *
  * A value registered here must not be changed afterwards: answers that add to a post (the
- * original API's embedded comments) make new objects, which are serialized as usual.
+ * original API's embedded comments) make a new object through `extended`.
  */
 const serialized = new WeakMap<object, string>();
+
+// JSON.stringify answers undefined for what it cannot write (undefined, functions).
+const stringify: (value: unknown) => string | undefined = JSON.stringify;
 
 /** Records `json` as the serialization of `value` and returns `value`. */
 export function withJson<Value extends object>(value: Value, json: string): Value {
   serialized.set(value, json);
   return value;
+}
+
+/**
+ * `{ ...value, [key]: addition }`, registered with the value's JSON and the addition's when the
+ * value's was: the new key comes last, where JSON.stringify writes it.
+ */
+export function extended<Value extends object, Key extends string, Addition>(
+  value: Value,
+  key: Key,
+  addition: Addition,
+): Value & Record<Key, Addition> {
+  const copy = { ...value, [key]: addition } as Value & Record<Key, Addition>;
+  const json = serialized.get(value);
+  // JSON.stringify writes integer-like keys first, whatever their order.
+  if (json === undefined || Object.hasOwn(value, key) || /^\d+$/.test(key)) return copy;
+  const additionJson = stringify(addition);
+  if (additionJson === undefined) return copy;
+  const separator = json === '{}' ? '' : ',';
+  return withJson(copy, `${json.slice(0, -1)}${separator}${JSON.stringify(key)}:${additionJson}}`);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -28,9 +50,6 @@ function isKnown(value: unknown): boolean {
 function holdsKnown(value: unknown): boolean {
   return Array.isArray(value) ? value.some(isKnown) : isKnown(value);
 }
-
-// JSON.stringify answers undefined for what it cannot write (undefined, functions).
-const stringify: (value: unknown) => string | undefined = JSON.stringify;
 
 function partJson(value: unknown): string {
   if (!Array.isArray(value)) {

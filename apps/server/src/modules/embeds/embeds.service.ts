@@ -7,6 +7,7 @@ import {
   type UserStub,
 } from '@perch/contract';
 import type { Reader } from '../../lib/prefer';
+import { extended } from '../../lib/serialized';
 import type { BookmarksService } from '../bookmarks/bookmarks.service';
 import type { CommentsService } from '../comments/comments.service';
 import type { UsersService } from '../users/users.service';
@@ -42,7 +43,8 @@ export function createEmbedsService({ comments, users, bookmarks }: EmbedsServic
             [...commented].map(([id, commentCount]) => ({ id, commentCount })),
             reader.viewer,
           );
-    return (post) => ({ ...post, comments: firstComments.get(post._id) ?? [] });
+    // The post's JSON, kept with its card, stays in use with the comments written after it.
+    return (post) => extended(post, 'comments', firstComments.get(post._id) ?? []);
   }
 
   /** The member's own record: everyone they follow, their first followers, their bookmarks. */
