@@ -51,10 +51,18 @@ export interface AppConfig {
   cardCacheSize: number;
   /** How long trending tags are reused before they are counted again (0: every request). */
   trendingCacheSeconds: number;
+  /**
+   * How far V8's heap may grow past what the last full collection kept, in percent, before it
+   * collects again; 0 leaves it to V8 (see server.ts).
+   */
+  heapGrowthPercent: number;
 }
 
 /** Followers from which an author's posts are pulled into Home (see modules/timelines). */
 export const DEFAULT_HOME_PULL_FOLLOWERS = 2_000;
+
+/** See heapGrowthPercent: V8 alone let a heap keeping 45 MB grow past 150 MB between collections. */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 15;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -149,6 +157,12 @@ const envSchema = z.object({
     .min(0, 'TRENDING_CACHE_SECONDS must be at least 0')
     .max(86_400, 'TRENDING_CACHE_SECONDS must be at most 86400')
     .default(60),
+  HEAP_GROWTH_PERCENT: z.coerce
+    .number({ error: 'HEAP_GROWTH_PERCENT must be a number' })
+    .int('HEAP_GROWTH_PERCENT must be a whole number')
+    .min(0, 'HEAP_GROWTH_PERCENT must be at least 0')
+    .max(300, 'HEAP_GROWTH_PERCENT must be at most 300')
+    .default(DEFAULT_HEAP_GROWTH_PERCENT),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -211,5 +225,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     homePullFollowers: e.HOME_PULL_FOLLOWERS,
     cardCacheSize: e.CARD_CACHE_SIZE,
     trendingCacheSeconds: e.TRENDING_CACHE_SECONDS,
+    heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
   };
 }

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       homePullFollowers: 2_000,
       cardCacheSize: 10_000,
       trendingCacheSeconds: 60,
+      heapGrowthPercent: 15,
     });
   });
 
@@ -44,6 +45,10 @@ describe('loadConfig', () => {
     expect(() => load({ HOME_TIMELINE_IDLE_DAYS: 'never' })).toThrow(ConfigError);
     expect(load({ TRENDING_CACHE_SECONDS: '0' }).trendingCacheSeconds).toBe(0);
     expect(() => load({ TRENDING_CACHE_SECONDS: '-5' })).toThrow(ConfigError);
+    expect(load({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(load({ HEAP_GROWTH_PERCENT: '50' }).heapGrowthPercent).toBe(50);
+    expect(() => load({ HEAP_GROWTH_PERCENT: '-1' })).toThrow(ConfigError);
+    expect(() => load({ HEAP_GROWTH_PERCENT: '12.5' })).toThrow(ConfigError);
   });
 
   it('reads which proxies to trust', () => {

@@ -36,6 +36,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     homePullFollowers: 2_000,
     cardCacheSize: 10_000,
     trendingCacheSeconds: 0,
+    heapGrowthPercent: 0,
     ...overrides,
   };
 }
