@@ -23,6 +23,7 @@ import { createPostsService } from '../apps/server/src/modules/posts/posts.servi
 import { createReaderFlags } from '../apps/server/src/modules/posts/reader-flags';
 import { createHiddenMembers } from '../apps/server/src/modules/safety/hidden-members';
 import { createIdempotencyService } from '../apps/server/src/modules/idempotency/idempotency.service';
+import { createMemberStubs } from '../apps/server/src/modules/users/member-stubs';
 import { createUsersService } from '../apps/server/src/modules/users/users.service';
 import { percentile, Prng } from './lib/prng';
 import { searchFragment } from './lib/text';
@@ -54,7 +55,8 @@ function servicesOf(db: Db) {
   };
   // No one blocks or mutes anyone in generated data: each viewer's relations are read once.
   const hidden = createHiddenMembers({ reads: db, max: 10_000 });
-  const users = createUsersService({ db, transact, media, hidden });
+  const stubs = createMemberStubs({ reads: db, max: 10_000 });
+  const users = createUsersService({ db, transact, media, hidden, stubs });
   // Home as computed from follows: what a member's first read (and any read past their timeline)
   // costs. The server's timelines are measured over HTTP.
   const timelines = { page: () => Promise.resolve(null), posted: () => Promise.resolve() };

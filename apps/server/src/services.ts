@@ -29,6 +29,7 @@ import { createIdempotencyService } from './modules/idempotency/idempotency.serv
 import { createSafetyService } from './modules/safety/safety.service';
 import { createSessionsService } from './modules/sessions/sessions.service';
 import { createTimelinesService } from './modules/timelines/timelines.service';
+import { createMemberStubs } from './modules/users/member-stubs';
 import { createUsersService } from './modules/users/users.service';
 
 const MINUTE = 60 * 1000;
@@ -76,7 +77,8 @@ export function createServices({
   const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
   const hidden = createHiddenMembers({ reads, max: 50_000 });
   const idempotency = createIdempotencyService({ db });
-  const users = createUsersService({ db, reads, transact, media, timelines, hidden });
+  const stubs = createMemberStubs({ reads, max: 50_000 });
+  const users = createUsersService({ db, reads, transact, media, timelines, hidden, stubs });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({
     db,
@@ -139,6 +141,7 @@ export function createServices({
   });
   relay.listen(hub.deliver);
   relay.listen(cards.listener);
+  relay.listen(stubs.listener);
   relay.listen(flags.listener);
   relay.listen(hidden.listener);
   relay.listen(timelines.listener);

@@ -44,7 +44,20 @@ describe('stringifyAnswer', () => {
     expect(stringifyAnswer(extended(withJson({}, '{}'), 'x', 1))).toBe('{"x":1}');
   });
 
-  it('extends anything else as a plain copy, serialized anew', () => {
+  it('extends an unregistered value with its JSON written now, and added items with theirs', () => {
+    const stub = withJson({ id: 's' }, '{"id":"S"}');
+    const user = extended(
+      extended({ name: 'n' }, 'followers', [stub, { id: 't' }]),
+      'following',
+      [],
+    );
+    expect(user).toEqual({ name: 'n', followers: [{ id: 's' }, { id: 't' }], following: [] });
+    expect(stringifyAnswer({ user })).toBe(
+      '{"user":{"name":"n","followers":[{"id":"S"},{"id":"t"}],"following":[]}}',
+    );
+  });
+
+  it('extends anything else to what JSON.stringify writes', () => {
     const known = withJson({ id: 'a', comments: [] as number[] }, '{"id":"A","comments":[]}');
     const cases = [
       extended({ id: 'b' }, 'comments', [1]),

@@ -18,8 +18,9 @@ export function withJson<Value extends object>(value: Value, json: string): Valu
 }
 
 /**
- * `{ ...value, [key]: addition }`, registered with the value's JSON and the addition's when the
- * value's was: the new key comes last, where JSON.stringify writes it.
+ * `{ ...value, [key]: addition }`, registered with its JSON: the value's (as registered, or written
+ * now) with the addition's after it, where JSON.stringify writes a new key. An array added uses
+ * its items' registered JSON (a profile's followers and following).
  */
 export function extended<Value extends object, Key extends string, Addition>(
   value: Value,
@@ -27,11 +28,15 @@ export function extended<Value extends object, Key extends string, Addition>(
   addition: Addition,
 ): Value & Record<Key, Addition> {
   const copy = { ...value, [key]: addition } as Value & Record<Key, Addition>;
-  const json = serialized.get(value);
-  // JSON.stringify writes integer-like keys first, whatever their order.
-  if (json === undefined || Object.hasOwn(value, key) || /^\d+$/.test(key)) return copy;
-  const additionJson = stringify(addition);
+  const writable =
+    isPlainObject(value) &&
+    typeof value.toJSON !== 'function' &&
+    !Object.hasOwn(value, key) &&
+    // JSON.stringify writes integer-like keys first, whatever their order.
+    !/^\d+$/.test(key);
+  const additionJson = writable ? partJson(addition) : undefined;
   if (additionJson === undefined) return copy;
+  const json = serialized.get(value) ?? JSON.stringify(value);
   const separator = json === '{}' ? '' : ',';
   return withJson(copy, `${json.slice(0, -1)}${separator}${JSON.stringify(key)}:${additionJson}}`);
 }
@@ -51,9 +56,9 @@ function holdsKnown(value: unknown): boolean {
   return Array.isArray(value) ? value.some(isKnown) : isKnown(value);
 }
 
-function partJson(value: unknown): string {
+function partJson(value: unknown): string | undefined {
   if (!Array.isArray(value)) {
-    return (isKnown(value) ? serialized.get(value as object) : undefined) ?? JSON.stringify(value);
+    return (isKnown(value) ? serialized.get(value as object) : undefined) ?? stringify(value);
   }
   let json = '[';
   for (let i = 0; i < value.length; i += 1) {
@@ -83,7 +88,7 @@ export function stringifyAnswer(payload: unknown): string {
   for (const key of keys) {
     const value = payload[key];
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    json += (json === '' ? '{' : ',') + JSON.stringify(key) + ':' + partJson(value);
+    json += (json === '' ? '{' : ',') + JSON.stringify(key) + ':' + (partJson(value) ?? 'null');
   }
   return json === '' ? '{}' : json + '}';
 }

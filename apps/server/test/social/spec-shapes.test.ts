@@ -288,6 +288,31 @@ describe('profiles and lists', () => {
     expect(usernames(anonymous.followers)).not.toContain(fan.user.username);
   });
 
+  it('shows a listed member as they are now, right after they edit their profile', async () => {
+    const [star, fan] = await createMembers(t.app, 2);
+    await follow(t.app, fan.token, star.user._id);
+    await follow(t.app, star.token, fan.user._id);
+    const stubIn = async (list: 'followers' | 'following') =>
+      (await profileOf(star.user.username))[list]?.find((u) => u._id === fan.user._id);
+    // Read twice: the second read answers from what the first kept.
+    for (let read = 0; read < 2; read += 1) {
+      expect((await stubIn('followers'))?.firstName).toBe(fan.user.firstName);
+    }
+
+    const edited = await call(t.app, {
+      method: 'POST',
+      url: '/api/users/edit',
+      token: fan.token,
+      payload: { userData: { firstName: 'Renamed', lastName: 'Fan' } },
+    });
+    expect(edited.statusCode).toBe(200);
+    for (const list of ['followers', 'following'] as const) {
+      expect(await stubIn(list)).toMatchObject({ firstName: 'Renamed', lastName: 'Fan' });
+    }
+    const own = bodyOf(userResponseSchema, await get('/api/auth/me', {}, star.token), 200).user;
+    expect(own.followers?.find((u) => u._id === fan.user._id)?.firstName).toBe('Renamed');
+  });
+
   it('puts at most the reader in the arrays of listed members', async () => {
     const [me, followed, fan, stranger] = await createMembers(t.app, 4);
     await follow(t.app, me.token, followed.user._id);

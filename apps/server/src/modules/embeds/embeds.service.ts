@@ -54,7 +54,11 @@ export function createEmbedsService({ comments, users, bookmarks }: EmbedsServic
       users.followerStubs(user._id, PROFILE_RELATIONS_MAX),
       bookmarks.recentIds(user._id),
     ]);
-    return { ...user, followers, following, bookmarks: bookmarkIds };
+    return extended(
+      extended(extended(user, 'followers', followers), 'following', following),
+      'bookmarks',
+      bookmarkIds,
+    );
   }
 
   return {
@@ -93,7 +97,9 @@ export function createEmbedsService({ comments, users, bookmarks }: EmbedsServic
         ),
         viewerFollows && reader.viewer ? users.stubById(reader.viewer.id) : undefined,
       ]);
-      return { ...user, followers: viewerStub ? [viewerStub, ...others] : others, following };
+      const followers = viewerStub ? [viewerStub, ...others] : others;
+      // Stubs are kept with their JSON (see member-stubs): joined, not written again.
+      return extended(extended(user, 'followers', followers), 'following', following);
     },
 
     /** Members in a list: each holds at most the reader, as a follower and as a followee. */

@@ -261,33 +261,58 @@ export function findUserStub(db: Db, id: string): Promise<UserStubRow | undefine
   return db.selectFrom('users as u').select(stubColumns).where('u.id', '=', id).executeTakeFirst();
 }
 
+/** The stubs of the members among `ids` (see idListValue) that exist, in no order. */
+export const stubsAmong = compiledQuery((db: Db, ids: unknown) =>
+  db.selectFrom('users as u').select(stubColumns).where('u.id', 'in', idList(db, ids)),
+);
+
 /** Who follows `followeeId`, in member id order (as follows_followee_idx holds them). */
-export function listFollowerStubs(
+const followerIds = compiledQuery((db: Db, followeeId: string, limit: number) =>
+  db
+    .selectFrom('follows')
+    .select('follower_id')
+    .where('followee_id', '=', followeeId)
+    .orderBy('follower_id')
+    .limit(limit),
+);
+
+const followerIdsExcept = compiledQuery(
+  (db: Db, followeeId: string, exceptId: string, limit: number) =>
+    db
+      .selectFrom('follows')
+      .select('follower_id')
+      .where('followee_id', '=', followeeId)
+      .where('follower_id', '<>', exceptId)
+      .orderBy('follower_id')
+      .limit(limit),
+);
+
+export async function listFollowerIds(
   db: Db,
   query: { followeeId: string; exceptId: string | null; limit: number },
-): Promise<UserStubRow[]> {
-  let builder = db
-    .selectFrom('follows as f')
-    .innerJoin('users as u', 'u.id', 'f.follower_id')
-    .select(stubColumns)
-    .where('f.followee_id', '=', query.followeeId);
-  if (query.exceptId !== null) builder = builder.where('f.follower_id', '<>', query.exceptId);
-  return builder.orderBy('f.follower_id').limit(query.limit).execute();
+): Promise<string[]> {
+  const rows =
+    query.exceptId === null
+      ? await followerIds(db, query.followeeId, query.limit)
+      : await followerIdsExcept(db, query.followeeId, query.exceptId, query.limit);
+  return rows.map((row) => row.follower_id);
 }
 
 /** Whom `followerId` follows, in member id order (as the primary key holds them). */
-export function listFollowingStubs(
+const followeeIds = compiledQuery((db: Db, followerId: string, limit: number) =>
+  db
+    .selectFrom('follows')
+    .select('followee_id')
+    .where('follower_id', '=', followerId)
+    .orderBy('followee_id')
+    .limit(limit),
+);
+
+export async function listFollowingIds(
   db: Db,
   query: { followerId: string; limit: number },
-): Promise<UserStubRow[]> {
-  return db
-    .selectFrom('follows as f')
-    .innerJoin('users as u', 'u.id', 'f.followee_id')
-    .select(stubColumns)
-    .where('f.follower_id', '=', query.followerId)
-    .orderBy('f.followee_id')
-    .limit(query.limit)
-    .execute();
+): Promise<string[]> {
+  return (await followeeIds(db, query.followerId, query.limit)).map((row) => row.followee_id);
 }
 
 // Bounds the IN lists below; SQLite allows up to 32,766 parameters, PostgreSQL 65,535.

@@ -20,7 +20,8 @@ import { badRequest, notFound } from '../../lib/errors';
 import type { MediaService } from '../media/media.service';
 import type { HiddenMembers } from '../safety/hidden-members';
 import type { TimelinesService } from '../timelines/timelines.service';
-import { toUser, toUserStub } from './users.mapper';
+import type { MemberStubs } from './member-stubs';
+import { toUser } from './users.mapper';
 import * as search from './member-search.repository';
 import * as repo from './users.repository';
 
@@ -44,6 +45,8 @@ export interface UsersServiceDeps {
   timelines?: Pick<TimelinesService, 'followed' | 'unfollowed'>;
   /** Blocks keep members apart: no follow, no profile, no place in search or suggestions. */
   hidden: Pick<HiddenMembers, 'relationsOf' | 'blockedFor' | 'isBlockedEitherWay'>;
+  /** Members as other records list them (followers, following). */
+  stubs: Pick<MemberStubs, 'of' | 'forget'>;
 }
 
 /**
@@ -62,6 +65,7 @@ export function createUsersService({
   media,
   timelines,
   hidden,
+  stubs,
 }: UsersServiceDeps) {
   /**
    * Where member search finds its candidates (see search.CandidateSource). SQLite only:
@@ -215,15 +219,15 @@ export function createUsersService({
       repo.replacePasswordHash(trx, id, expected, hash),
 
     async stubById(id: string): Promise<UserStub | undefined> {
-      const row = await repo.findUserStub(db, id);
-      return row && toUserStub(row);
+      const [stub] = await stubs.of([id]);
+      return stub;
     },
     /** Up to `limit` of the members who follow `userId`, leaving out `exceptId`. */
     followerStubs: async (userId: string, limit: number, exceptId: string | null = null) =>
-      (await repo.listFollowerStubs(db, { followeeId: userId, exceptId, limit })).map(toUserStub),
+      stubs.of(await repo.listFollowerIds(db, { followeeId: userId, exceptId, limit })),
     /** Up to `limit` of the members `userId` follows. */
     followingStubs: async (userId: string, limit: number) =>
-      (await repo.listFollowingStubs(db, { followerId: userId, limit })).map(toUserStub),
+      stubs.of(await repo.listFollowingIds(db, { followerId: userId, limit })),
 
     /** Of `candidateIds`, those who follow `userId`. */
     followersAmong: async (userId: string, candidateIds: readonly string[]) =>
@@ -327,6 +331,7 @@ export function createUsersService({
           },
         });
       });
+      stubs.forget(viewer.id);
       return { user: await listedById(viewer.id, viewer) };
     },
 
