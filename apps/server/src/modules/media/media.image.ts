@@ -9,8 +9,28 @@ import {
   type MediaPurpose,
 } from '@perch/contract';
 import { imageSize } from 'image-size';
-import sharp, { type Sharp } from 'sharp';
+import type createSharp from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
+
+type CreateSharp = typeof createSharp;
 import { AppError, badRequest } from '../../lib/errors';
+
+let loadingSharp: Promise<CreateSharp> | undefined;
+
+/**
+ * sharp and its native libraries take about 20 MB of the process's memory once loaded: a server
+ * that is not handed an image does without them.
+ */
+function loadSharp(): Promise<CreateSharp> {
+  loadingSharp ??= import('sharp').then(
+    (module) => module.default,
+    (error: unknown) => {
+      loadingSharp = undefined;
+      throw error;
+    },
+  );
+  return loadingSharp;
+}
 
 export type ImageKind = 'jpeg' | 'png' | 'webp' | 'gif';
 
@@ -115,7 +135,8 @@ export async function processImage(input: Buffer, purpose: MediaPurpose): Promis
     throw new AppError(413, MediaMessages.tooManyPixels);
   }
 
-  let header: sharp.Metadata;
+  const sharp = await loadSharp();
+  let header: Metadata;
   try {
     header = await sharp(input).metadata();
   } catch {
@@ -130,10 +151,11 @@ export async function processImage(input: Buffer, purpose: MediaPurpose): Promis
     throw new AppError(413, MediaMessages.animationTooLarge);
   }
 
-  return takingTurns(() => encode(input, purpose, animated));
+  return takingTurns(() => encode(sharp, input, purpose, animated));
 }
 
 async function encode(
+  sharp: CreateSharp,
   input: Buffer,
   purpose: MediaPurpose,
   animated: boolean,
