@@ -56,10 +56,15 @@ export interface AppConfig {
    * collects again; 0 leaves it to V8 (see server.ts).
    */
   heapGrowthPercent: number;
+  /** Pages SQLite keeps in memory, per connection (the writer and the reader), in MiB. */
+  sqliteCacheMiB: number;
 }
 
 /** Followers from which an author's posts are pulled into Home (see modules/timelines). */
 export const DEFAULT_HOME_PULL_FOLLOWERS = 2_000;
+
+/** See sqliteCacheMiB and db/database.ts. */
+export const DEFAULT_SQLITE_CACHE_MIB = 8;
 
 /** See heapGrowthPercent: V8 alone let a heap keeping 45 MB grow past 150 MB between collections. */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 15;
@@ -157,6 +162,12 @@ const envSchema = z.object({
     .min(0, 'TRENDING_CACHE_SECONDS must be at least 0')
     .max(86_400, 'TRENDING_CACHE_SECONDS must be at most 86400')
     .default(60),
+  SQLITE_CACHE_MB: z.coerce
+    .number({ error: 'SQLITE_CACHE_MB must be a number' })
+    .int('SQLITE_CACHE_MB must be a whole number')
+    .min(1, 'SQLITE_CACHE_MB must be at least 1')
+    .max(65_536, 'SQLITE_CACHE_MB must be at most 65536')
+    .default(DEFAULT_SQLITE_CACHE_MIB),
   HEAP_GROWTH_PERCENT: z.coerce
     .number({ error: 'HEAP_GROWTH_PERCENT must be a number' })
     .int('HEAP_GROWTH_PERCENT must be a whole number')
@@ -226,5 +237,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     cardCacheSize: e.CARD_CACHE_SIZE,
     trendingCacheSeconds: e.TRENDING_CACHE_SECONDS,
     heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
+    sqliteCacheMiB: e.SQLITE_CACHE_MB,
   };
 }

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       cardCacheSize: 10_000,
       trendingCacheSeconds: 60,
       heapGrowthPercent: 15,
+      sqliteCacheMiB: 8,
     });
   });
 
@@ -49,6 +50,8 @@ describe('loadConfig', () => {
     expect(load({ HEAP_GROWTH_PERCENT: '50' }).heapGrowthPercent).toBe(50);
     expect(() => load({ HEAP_GROWTH_PERCENT: '-1' })).toThrow(ConfigError);
     expect(() => load({ HEAP_GROWTH_PERCENT: '12.5' })).toThrow(ConfigError);
+    expect(load({ SQLITE_CACHE_MB: '64' }).sqliteCacheMiB).toBe(64);
+    expect(() => load({ SQLITE_CACHE_MB: '0' })).toThrow(ConfigError);
   });
 
   it('reads which proxies to trust', () => {

@@ -37,6 +37,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     cardCacheSize: 10_000,
     trendingCacheSeconds: 0,
     heapGrowthPercent: 0,
+    sqliteCacheMiB: 8,
     ...overrides,
   };
 }

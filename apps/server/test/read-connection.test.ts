@@ -7,7 +7,13 @@ import { Worker } from 'node:worker_threads';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../src/db/checkpointer';
-import { closeDatabase, createDatabase, type DatabaseHandle } from '../src/db/database';
+import { DEFAULT_SQLITE_CACHE_MIB } from '../src/config';
+import {
+  closeDatabase,
+  createDatabase,
+  targetFromConfig,
+  type DatabaseHandle,
+} from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import type { Database } from '../src/db/schema';
 import { createTestApp } from './helpers';
@@ -70,8 +76,8 @@ sqliteOnly('the read connection of a SQLite file', () => {
       file.handle.reads.insertInto('users').values(member('r0')).execute(),
     ).rejects.toThrow(/readonly/);
     expect(await pragma(file.handle.reads, 'temp_store')).toBe(2);
-    expect(await pragma(file.handle.reads, 'cache_size')).toBe(-16 * 1024);
-    expect(await pragma(file.handle.db, 'cache_size')).toBe(-16 * 1024);
+    expect(await pragma(file.handle.reads, 'cache_size')).toBe(-DEFAULT_SQLITE_CACHE_MIB * 1024);
+    expect(await pragma(file.handle.db, 'cache_size')).toBe(-DEFAULT_SQLITE_CACHE_MIB * 1024);
     expect(await pragma(file.handle.db, 'journal_mode')).toBe('wal');
   });
 
@@ -211,6 +217,20 @@ sqliteOnly('write transactions on a SQLite file another process is writing', () 
     expect(ticks).toBeGreaterThan(10);
     expect(await countMembers(file.handle.reads)).toBe(1);
     await holder.terminate();
+  });
+});
+
+sqliteOnly('the page cache of a SQLite file', () => {
+  it('is as large as configured, on both connections', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-cache-'));
+    const handle = createDatabase(
+      targetFromConfig({ dataDir, databaseUrl: null, sqliteCacheMiB: 3 }),
+    );
+    await migrateToLatest(handle.db as Kysely<unknown>);
+    expect(await pragma(handle.db, 'cache_size')).toBe(-3 * 1024);
+    expect(await pragma(handle.reads, 'cache_size')).toBe(-3 * 1024);
+    await closeDatabase(handle);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 

@@ -16,11 +16,13 @@ import {
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
 import type { Database } from './schema';
+import { DEFAULT_SQLITE_CACHE_MIB } from '../config';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
 export type DatabaseTarget =
-  { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string; poolSize?: number };
+  | { kind: 'sqlite'; filename: string; cacheMiB?: number }
+  | { kind: 'postgres'; url: string; poolSize?: number };
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -42,10 +44,15 @@ pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 export function targetFromConfig(config: {
   dataDir: string;
   databaseUrl: string | null;
+  sqliteCacheMiB?: number;
 }): DatabaseTarget {
   return config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
-    : { kind: 'sqlite', filename: path.join(config.dataDir, 'perch.db') };
+    : {
+        kind: 'sqlite',
+        filename: path.join(config.dataDir, 'perch.db'),
+        cacheMiB: config.sqliteCacheMiB ?? DEFAULT_SQLITE_CACHE_MIB,
+      };
 }
 
 /**
@@ -65,23 +72,26 @@ function createPrivately(filename: string): void {
  * SQLite's page cache is memory of the process, one per connection; the kernel's page cache keeps
  * the file outside it, and a miss costs a few microseconds to copy a page from there. On the
  * 1,000,000-post instance (1.9 GB), feed reads with 32 or 64 MB caches differed from 16 MB by less
- * than the run-to-run noise, so each connection keeps 16 MB.
+ * than the run-to-run noise, and 8 MB kept the server's peak 16 MB lower for reads of cold rows
+ * within the noise too (SQLITE_CACHE_MB sets it, DEFAULT_SQLITE_CACHE_MIB in config.ts).
  *
  * mmap_size stays 0: mapped pages count in the process's resident memory as they are read (a
  * file-backed mapping the kernel can drop, but resident all the same). On that instance, 3,000
  * home-feed reads through a 1 GB mapping added 260 MB of it, for 5–10% less CPU.
  */
-const CACHE_KIB = 16 * 1024;
 const BUSY_TIMEOUT_MS = 5000;
 
-export function openSqlite(filename: string): SqliteDatabase.Database {
+export function openSqlite(
+  filename: string,
+  cacheMiB = DEFAULT_SQLITE_CACHE_MIB,
+): SqliteDatabase.Database {
   if (filename !== ':memory:') createPrivately(filename);
   const sqlite = new SqliteDatabase(filename);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  sqlite.pragma(`cache_size = -${CACHE_KIB}`);
+  sqlite.pragma(`cache_size = -${cacheMiB * 1024}`);
   return sqlite;
 }
 
@@ -90,11 +100,14 @@ export function openSqlite(filename: string): SqliteDatabase.Database {
  * stay in memory: the app reads pages of rows, so they stay small. The writer keeps them in files:
  * a migration building an index over millions of rows sorts there.
  */
-export function openSqliteReader(filename: string): SqliteDatabase.Database {
+export function openSqliteReader(
+  filename: string,
+  cacheMiB = DEFAULT_SQLITE_CACHE_MIB,
+): SqliteDatabase.Database {
   const sqlite = new SqliteDatabase(filename, { readonly: true, fileMustExist: true });
   // In WAL mode a reader waits only while a checkpoint restarts the log or after a crash.
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  sqlite.pragma(`cache_size = -${CACHE_KIB}`);
+  sqlite.pragma(`cache_size = -${cacheMiB * 1024}`);
   sqlite.pragma('temp_store = MEMORY');
   return sqlite;
 }
@@ -202,8 +215,8 @@ export function createDatabase(
   options: DatabaseOptions = {},
 ): DatabaseHandle {
   if (target.kind === 'sqlite') {
-    const { filename } = target;
-    const writer = openSqlite(filename);
+    const { filename, cacheMiB } = target;
+    const writer = openSqlite(filename, cacheMiB);
     const checkpointer =
       filename === ':memory:' ? undefined : checkpointElsewhere(writer, filename);
     const db = new Kysely<Database>({
@@ -217,7 +230,8 @@ export function createDatabase(
             // Opened on first use: by then the writer has made the file, migrated it and set WAL,
             // and tools that only migrate or seed never open it.
             dialect: new SqliteDialect({
-              database: () => Promise.resolve(withStatementCache(openSqliteReader(filename))),
+              database: () =>
+                Promise.resolve(withStatementCache(openSqliteReader(filename, cacheMiB))),
             }),
           });
     return { kind: 'sqlite', db, reads, ...(checkpointer ? { checkpointer } : {}) };
