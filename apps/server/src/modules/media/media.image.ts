@@ -11,9 +11,9 @@ import {
 import { imageSize } from 'image-size';
 import type createSharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
+import { AppError, badRequest } from '../../lib/errors';
 
 type CreateSharp = typeof createSharp;
-import { AppError, badRequest } from '../../lib/errors';
 
 let loadingSharp: Promise<CreateSharp> | undefined;
 
