@@ -257,10 +257,6 @@ export type UserStubRow = Pick<
 
 const stubColumns = ['u.id', 'u.username', 'u.first_name', 'u.last_name', 'u.avatar_url'] as const;
 
-export function findUserStub(db: Db, id: string): Promise<UserStubRow | undefined> {
-  return db.selectFrom('users as u').select(stubColumns).where('u.id', '=', id).executeTakeFirst();
-}
-
 /** The stubs of the members among `ids` (see idListValue) that exist, in no order. */
 export const stubsAmong = compiledQuery((db: Db, ids: unknown) =>
   db.selectFrom('users as u').select(stubColumns).where('u.id', 'in', idList(db, ids)),
