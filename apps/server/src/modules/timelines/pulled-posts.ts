@@ -64,31 +64,41 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
   });
   // Bumped when an author becomes pulled: lists of followed authors read meanwhile are not kept.
   let marks = 0;
-  // Lists read while an event changed their author's posts may predate it: used, not kept.
-  const changes = new Map<string, number>();
+  // Authors whose newest ids are being read, with whether an event changed their posts meanwhile
+  // (such a list may predate it: it is used, not kept). Only reads in flight are tracked.
+  const reading = new Map<string, { readers: number; changed: boolean }>();
   const changed = (authorId: string) => {
-    changes.set(authorId, (changes.get(authorId) ?? 0) + 1);
+    const read = reading.get(authorId);
+    if (read) read.changed = true;
   };
 
   async function recentOf(author: pulled.PulledAuthor): Promise<RecentPosts> {
-    const cached = recent.get(author.user_id);
+    const { user_id: authorId, since } = author;
+    const cached = recent.get(authorId);
     if (cached) return cached;
-    const before = changes.get(author.user_id) ?? 0;
-    const { since } = author;
-    const rows = await pulled.authorPostsBetween(
-      reads,
-      author.user_id,
-      timeOf(since),
-      since,
-      Number.MAX_SAFE_INTEGER,
-      TOP,
-      length + 1,
-    );
+    const read = reading.get(authorId) ?? { readers: 0, changed: false };
+    read.readers += 1;
+    reading.set(authorId, read);
+    let rows: { id: string }[];
+    try {
+      rows = await pulled.authorPostsBetween(
+        reads,
+        authorId,
+        timeOf(since),
+        since,
+        Number.MAX_SAFE_INTEGER,
+        TOP,
+        length + 1,
+      );
+    } finally {
+      read.readers -= 1;
+      if (read.readers === 0) reading.delete(authorId);
+    }
     const list = {
       ids: rows.slice(0, length).map((row) => row.id),
       complete: rows.length <= length,
     };
-    if ((changes.get(author.user_id) ?? 0) === before) recent.set(author.user_id, list);
+    if (!read.changed) recent.set(authorId, list);
     return list;
   }
 
