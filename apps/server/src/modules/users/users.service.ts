@@ -70,9 +70,9 @@ export function createUsersService({
   /**
    * Where member search finds its candidates (see search.CandidateSource). SQLite only:
    * PostgreSQL's planner makes the same choice from its statistics. Two characters are looked up
-   * among the members' pairs of characters, three among their triples. Longer text goes through the trigram index unless so
-   * many members hold it that reading them in username order fills a page sooner; so does a
-   * single character.
+   * among the members' pairs of characters, three among their triples. Longer text goes through
+   * the trigram index unless so many members hold it that reading them in username order fills a
+   * page sooner; so does a single character.
    */
   async function candidateSource(text: string): Promise<search.CandidateSource> {
     if (isPostgres(db)) return 'order';
@@ -224,10 +224,10 @@ export function createUsersService({
     },
     /** Up to `limit` of the members who follow `userId`, leaving out `exceptId`. */
     followerStubs: async (userId: string, limit: number, exceptId: string | null = null) =>
-      stubs.of(await repo.listFollowerIds(db, { followeeId: userId, exceptId, limit })),
+      stubs.of(await repo.listFollowerIds(reads, { followeeId: userId, exceptId, limit })),
     /** Up to `limit` of the members `userId` follows. */
     followingStubs: async (userId: string, limit: number) =>
-      stubs.of(await repo.listFollowingIds(db, { followerId: userId, limit })),
+      stubs.of(await repo.listFollowingIds(reads, { followerId: userId, limit })),
 
     /** Of `candidateIds`, those who follow `userId`. */
     followersAmong: async (userId: string, candidateIds: readonly string[]) =>
