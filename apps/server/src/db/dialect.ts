@@ -93,7 +93,7 @@ export function containsNul(value: unknown): boolean {
 /** Namespaces of our own for PostgreSQL advisory locks. */
 export const AdvisoryLockSpace = {
   media: 0x6d656469, // "medi"
-  outbox: 0x6f757462, // "outb"
+  // 0x6f757462 ("outb") is the outbox's, taken by its commit trigger (migration 0018).
 } as const;
 
 /**

@@ -16,6 +16,7 @@ import * as idempotencyKeys from './migrations/0014_idempotency_keys';
 import * as memberNamePairs from './migrations/0015_member_name_pairs';
 import * as pulledAuthors from './migrations/0016_pulled_authors';
 import * as memberNameTriples from './migrations/0017_member_name_triples';
+import * as outboxIdsAtCommit from './migrations/0018_outbox_ids_at_commit';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015_member_name_pairs': memberNamePairs,
   '0016_pulled_authors': pulledAuthors,
   '0017_member_name_triples': memberNameTriples,
+  '0018_outbox_ids_at_commit': outboxIdsAtCommit,
 };
 
 const provider: MigrationProvider = {

@@ -1,6 +1,6 @@
 import type { DomainEvent, PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import { AdvisoryLockSpace, isPostgres, lockForTransaction } from '../db/dialect';
+import { isPostgres } from '../db/dialect';
 import { compiledQuery } from '../db/compiled';
 import type { Database } from '../db/schema';
 
@@ -12,17 +12,17 @@ const oneEventInsert = compiledQuery((db: Db, type: string, payload: string, now
 );
 
 /**
- * Appends events in the caller's transaction and answers the last id given. Called as the
- * transaction's last statement: on PostgreSQL the lock held from here to commit makes ids commit
- * in order, so a reader that saw id N has seen every committed id below it. (Without it a
- * transaction holding id 5 could commit after one holding id 6, and readers past 6 would miss it.)
+ * Appends events in the caller's transaction and answers the last id given. Ids must become
+ * visible in order, so that a reader that saw id N has seen every committed id below it. SQLite
+ * runs one write transaction at a time. On PostgreSQL a deferred trigger (migration 0018) gives
+ * each event a newer id as its transaction commits, under a lock held to the end of the commit:
+ * there the id answered is the one the insert took, which the committed event's id exceeds.
  */
 export async function appendEvents(
   trx: Db,
   events: readonly DomainEvent[],
   now: number,
 ): Promise<number> {
-  await lockForTransaction(trx, AdvisoryLockSpace.outbox, 'append');
   const [only] = events;
   if (events.length === 1 && only) {
     const [row] = await oneEventInsert(trx, only.type, JSON.stringify(only.payload), now);
