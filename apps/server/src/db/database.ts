@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
+import { preparingClient } from './prepared-statements';
 import type { Database } from './schema';
 import { DEFAULT_SQLITE_CACHE_MIB } from '../config';
 
@@ -135,6 +136,8 @@ const reportIdleConnectionError = (error: Error) => {
 };
 
 const STATEMENT_CACHE_SIZE = 500;
+/** PostgreSQL: statement texts a process names (prepares once per connection). */
+const PREPARED_STATEMENTS_MAX = 1000;
 
 /**
  * Kysely prepares every query anew; compiling the same SQL again costs more than running many of
@@ -242,6 +245,7 @@ export function createDatabase(
     // With the database down, a request waits this long for a connection, then answers 503.
     connectionTimeoutMillis: 3_000,
     keepAlive: true,
+    Client: preparingClient(PREPARED_STATEMENTS_MAX),
   });
   const onError = options.onIdleConnectionError ?? reportIdleConnectionError;
   pool.on('error', onError);
