@@ -340,9 +340,18 @@ describe('widely followed authors', () => {
 
     const pulled = createPulledPosts({ reads: t.app.db, followers: 2, length: 800 });
     const earlier = '00000000000000000000000001';
-    expect(await pulled.pulls(t.app.db, celebrity.user._id, earlier, 1)).toBe(true);
+    const later = '00000000000000000000000002';
+    const left = await pulled.pulledAmong(t.app.db, [
+      { postId: later, authorId: celebrity.user._id, followersCount: 1 },
+      { postId: earlier, authorId: celebrity.user._id, followersCount: 1 },
+      { postId: later, authorId: friend.user._id, followersCount: 1 },
+    ]);
+    expect(left).toEqual(new Set([later, earlier]));
     expect(await pulledSince(celebrity.user._id)).toBe(earlier);
-    expect(await pulled.pulls(t.app.db, friend.user._id, earlier, 1)).toBe(false);
+    const [friendsPost] = await pulled.pulledAmong(t.app.db, [
+      { postId: earlier, authorId: friend.user._id, followersCount: 1 },
+    ]);
+    expect(friendsPost).toBeUndefined();
     expect(await pulledSince(friend.user._id)).toBeUndefined();
   });
 });

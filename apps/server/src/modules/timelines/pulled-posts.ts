@@ -2,6 +2,7 @@ import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { decodeTime } from 'ulid';
+import { idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import * as pulled from './pulled.repository';
 import { TOP, type RankedEntry } from './timelines.repository';
@@ -15,6 +16,13 @@ const newestFirst = (a: { id: string }, b: { id: string }) =>
   a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
 /** An author's newest pulled post ids, newest first; `complete` when they are all of them. */
+/** A post just created, as the timelines consumer sees it. */
+export interface NewPost {
+  postId: string;
+  authorId: string;
+  followersCount: number;
+}
+
 interface RecentPosts {
   ids: string[];
   complete: boolean;
@@ -170,21 +178,33 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
 
   return {
     /**
-     * In the consumer's transaction, for each new post: whether it is left out of followers'
-     * timelines (its author is pulled, or becomes pulled with it).
+     * In the consumer's transaction, of new posts (in event order): those left out of followers'
+     * timelines, as their author is pulled or becomes pulled with them.
      */
-    async pulls(trx: Db, authorId: string, postId: string, followersCount: number) {
-      const [known] = await pulled.pulledSince(trx, authorId);
-      if (!known && followersCount < followers) return false;
-      // A post committed after a newer one (PostgreSQL) moves the start back to it.
-      if (!known || postId < known.since) {
+    async pulledAmong(trx: Db, posts: readonly NewPost[]): Promise<Set<string>> {
+      const answer = new Set<string>();
+      if (posts.length === 0) return answer;
+      const authors = [...new Set(posts.map((post) => post.authorId))];
+      const since = new Map(
+        (await pulled.pulledSinceAmong(trx, idListValue(trx, authors))).map((row) => [
+          row.user_id,
+          row.since,
+        ]),
+      );
+      for (const { authorId, postId, followersCount } of posts) {
+        const known = since.get(authorId);
+        if (known === undefined && followersCount < followers) continue;
+        answer.add(postId);
+        // A post committed after a newer one (PostgreSQL) moves the start back to it.
+        if (known !== undefined && postId >= known) continue;
         await pulled.markPulled(trx, authorId, postId);
+        since.set(authorId, postId);
         changed(authorId);
         recent.delete(authorId);
         marks += 1;
         followedAuthors.clear();
       }
-      return true;
+      return answer;
     },
 
     /** The pulled authors the member follows, less those hidden from them. */

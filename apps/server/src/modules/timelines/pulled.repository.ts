@@ -1,5 +1,6 @@
 import type { Compilable, Kysely } from 'kysely';
 import { compiledCommand, compiledQuery } from '../../db/compiled';
+import { idList } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import type { RankedEntry } from './timelines.repository';
 
@@ -28,9 +29,12 @@ export const followedPulledAuthors = compiledQuery(
       .where('f.follower_id', '=', userId),
 );
 
-/** Where the author's pulled posts begin, if they are pulled. */
-export const pulledSince = compiledQuery((db: Db, authorId: string) =>
-  db.selectFrom('pulled_authors').select('since').where('user_id', '=', authorId),
+/** Where each pulled author among `authorIds` (an idListValue) has their pulled posts begin. */
+export const pulledSinceAmong = compiledQuery((db: Db, authorIds: unknown) =>
+  db
+    .selectFrom('pulled_authors')
+    .select(['user_id', 'since'])
+    .where('user_id', 'in', idList(db, authorIds)),
 );
 
 /** Pulls the author's posts from `since` on (or from an earlier post that arrived late). */

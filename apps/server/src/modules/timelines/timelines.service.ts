@@ -10,6 +10,12 @@ import { rankTrending, trendingAfter, type Ranked } from './trending';
 
 type Db = Kysely<Database>;
 
+/** A post.created event's payload. */
+interface CreatedPost {
+  postId: string;
+  authorId: string;
+}
+
 /** A page's posts as the timeline gives them: ids, and what trending ranked them by. */
 export interface TimelineKey {
   id: string;
@@ -216,27 +222,48 @@ export function createTimelinesService({
     name: 'timelines',
     types: new Set(['post.created', 'member.followed', 'member.unfollowed']),
     async handle(trx, events) {
-      let timelines: number | null = null;
+      // Runs of new posts fan out together; follows and unfollows apply in between, in order.
+      let created: CreatedPost[] = [];
       for (const event of events) {
         if (event.type === 'post.created') {
-          const { postId, authorId } = event.payload;
-          const followers = await repo.followersCountOf(trx, authorId);
-          if (await pulled.pulls(trx, authorId, postId, followers)) continue;
-          timelines ??= await repo.countTimelines(trx);
-          await repo.fanOutPost(
-            trx,
-            { id: postId, authorId },
-            followers > timelines ? 'timelines' : 'followers',
-          );
-        } else if (event.type === 'member.followed') {
+          created.push(event.payload);
+          continue;
+        }
+        await fanOut(trx, created);
+        created = [];
+        if (event.type === 'member.followed') {
           await followed(trx, event.payload.followerId, event.payload.followeeId);
         } else if (event.type === 'member.unfollowed') {
           const { followerId, followeeId } = event.payload;
           await repo.removeAuthor(trx, followerId, followeeId);
         }
       }
+      await fanOut(trx, created);
     },
   };
+
+  /** New posts join their followers' timelines, but for those of pulled authors. */
+  async function fanOut(trx: Db, created: readonly CreatedPost[]): Promise<void> {
+    if (created.length === 0) return;
+    const counts = await repo.followersCountsOf(trx, [
+      ...new Set(created.map((post) => post.authorId)),
+    ]);
+    const posts = created.map(({ postId, authorId }) => ({
+      postId,
+      authorId,
+      followersCount: counts.get(authorId) ?? 0,
+    }));
+    const left = await pulled.pulledAmong(trx, posts);
+    const pushed = posts.filter((post) => !left.has(post.postId));
+    if (pushed.length === 0) return;
+    const timelines = await repo.countTimelines(trx);
+    const byFollowers: string[] = [];
+    for (const post of pushed) {
+      if (post.followersCount <= timelines) byFollowers.push(post.postId);
+      else await repo.fanOutPostViaTimelines(trx, { id: post.postId, authorId: post.authorId });
+    }
+    await repo.fanOutPosts(trx, byFollowers);
+  }
 
   /** The followee's posts join the member's timeline (none when they keep no timeline). */
   async function followed(trx: Db, followerId: string, followeeId: string): Promise<void> {
