@@ -283,6 +283,7 @@ export function createPostsService({
           media_alt: input.mediaURL ? altTextOf(input.mediaAlt) : null,
           created_at: now,
         });
+        await writes.adjustPostsCount(trx, viewer.id, 1);
         const mentioned = await entities.record(trx, 'post', {
           id,
           authorId: viewer.id,
@@ -296,9 +297,6 @@ export function createPostsService({
         if (idempotencyKey !== undefined) {
           await idempotency.made(trx, viewer.id, idempotencyKey, { post_id: id });
         }
-        // Last: from here to commit the member's row stays locked (PostgreSQL), and their other
-        // posts wait for it.
-        await writes.adjustPostsCount(trx, viewer.id, 1);
         return id;
       });
       return card(made, viewer);
