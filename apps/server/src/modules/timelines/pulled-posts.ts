@@ -1,4 +1,4 @@
-import type { PublishedEvent } from '@perch/contract';
+import type { DomainEventPayloads, PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { decodeTime } from 'ulid';
@@ -15,14 +15,10 @@ const later = (a: string, b: string) => (a > b ? a : b);
 const newestFirst = (a: { id: string }, b: { id: string }) =>
   a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
-/** An author's newest pulled post ids, newest first; `complete` when they are all of them. */
-/** A post just created, as the timelines consumer sees it. */
-export interface NewPost {
-  postId: string;
-  authorId: string;
-  followersCount: number;
-}
+/** A post just created (its event's payload), with its author's followers count. */
+export type NewPost = DomainEventPayloads['post.created'] & { followersCount: number };
 
+/** An author's newest pulled post ids, newest first; `complete` when they are all of them. */
 interface RecentPosts {
   ids: string[];
   complete: boolean;

@@ -1,4 +1,4 @@
-import type { PostSort, PublishedEvent } from '@perch/contract';
+import type { DomainEventPayloads, PostSort, PublishedEvent } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
@@ -10,11 +10,7 @@ import { rankTrending, trendingAfter, type Ranked } from './trending';
 
 type Db = Kysely<Database>;
 
-/** A post.created event's payload. */
-interface CreatedPost {
-  postId: string;
-  authorId: string;
-}
+type CreatedPost = DomainEventPayloads['post.created'];
 
 /** A page's posts as the timeline gives them: ids, and what trending ranked them by. */
 export interface TimelineKey {
@@ -224,12 +220,14 @@ export function createTimelinesService({
     async handle(trx, events) {
       // Runs of new posts fan out together; follows and unfollows apply in between, in order.
       let created: CreatedPost[] = [];
+      let timelines: number | null = null;
+      const timelinesKept = async () => (timelines ??= await repo.countTimelines(trx));
       for (const event of events) {
         if (event.type === 'post.created') {
           created.push(event.payload);
           continue;
         }
-        await fanOut(trx, created);
+        await fanOut(trx, created, timelinesKept);
         created = [];
         if (event.type === 'member.followed') {
           await followed(trx, event.payload.followerId, event.payload.followeeId);
@@ -238,12 +236,19 @@ export function createTimelinesService({
           await repo.removeAuthor(trx, followerId, followeeId);
         }
       }
-      await fanOut(trx, created);
+      await fanOut(trx, created, timelinesKept);
     },
   };
 
-  /** New posts join their followers' timelines, but for those of pulled authors. */
-  async function fanOut(trx: Db, created: readonly CreatedPost[]): Promise<void> {
+  /**
+   * New posts join their followers' timelines, but for those of pulled authors. `timelinesKept`
+   * counts the members who keep a timeline, once per batch.
+   */
+  async function fanOut(
+    trx: Db,
+    created: readonly CreatedPost[],
+    timelinesKept: () => Promise<number>,
+  ): Promise<void> {
     if (created.length === 0) return;
     const counts = await repo.followersCountsOf(trx, [
       ...new Set(created.map((post) => post.authorId)),
@@ -256,7 +261,7 @@ export function createTimelinesService({
     const left = await pulled.pulledAmong(trx, posts);
     const pushed = posts.filter((post) => !left.has(post.postId));
     if (pushed.length === 0) return;
-    const timelines = await repo.countTimelines(trx);
+    const timelines = await timelinesKept();
     const byFollowers: string[] = [];
     for (const post of pushed) {
       if (post.followersCount <= timelines) byFollowers.push(post.postId);
