@@ -73,11 +73,11 @@ export function createServices({
     length: config.homeTimelineLength,
     pullFollowers: config.homePullFollowers,
   });
-  const cards = createPostCards({ reads, max: config.cardCacheSize });
   const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
   const hidden = createHiddenMembers({ reads, max: 50_000 });
   const idempotency = createIdempotencyService({ db });
   const stubs = createMemberStubs({ reads, max: 50_000 });
+  const cards = createPostCards({ reads, max: config.cardCacheSize, authors: stubs });
   const users = createUsersService({ db, reads, transact, media, timelines, hidden, stubs });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({

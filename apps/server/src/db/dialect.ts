@@ -124,8 +124,17 @@ export function idList(db: AnyDb, param: unknown): RawBuilder<string> {
     : sql<string>`(select value from json_each(${param}))`;
 }
 
-export function idListValue(db: AnyDb, ids: readonly string[]): unknown {
+export function idListValue(db: AnyDb, ids: readonly (string | number)[]): unknown {
   return isPostgres(db) ? ids : JSON.stringify(ids);
+}
+
+/**
+ * SQLite: the row's rowid, which an index entry already holds and which finds the row without a
+ * second index; PostgreSQL: null (its rows are found by primary key). A rowid outlives its row
+ * only until another row takes it, so a caller checks the row it finds is the one it meant.
+ */
+export function rowidOf(db: AnyDb, table: string): RawBuilder<number | null> {
+  return isPostgres(db) ? sql<null>`null` : sql<number>`${sql.ref(table)}.rowid`;
 }
 
 /**

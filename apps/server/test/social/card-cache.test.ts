@@ -1,5 +1,11 @@
 import { postPageSchema, type Post } from '@perch/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPostgres } from '../../src/db/dialect';
+import { createPostCards } from '../../src/modules/posts/post-cards';
+import { listPostKeys } from '../../src/modules/posts/posts.repository';
+import { createMemberStubs } from '../../src/modules/users/member-stubs';
+import { testDatabaseKind } from '../test-database';
 import type { Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
 import {
@@ -9,6 +15,7 @@ import {
   bookmark,
   createMembers,
   createPost,
+  deletePost,
   like,
   removeBookmark,
 } from './social-helpers';
@@ -86,4 +93,59 @@ describe('kept post cards and flags', () => {
     await t.app.services.relay.drain();
     expect((await authorsPost()).author.firstName).toBe('Renamed');
   });
+});
+
+describe('cards read by the rows a list found', () => {
+  const authorsKeys = (userId: string) =>
+    listPostKeys(t.app.reads, {
+      viewerId: null,
+      filter: { kind: 'author', userId },
+      sort: 'latest',
+      after: null,
+      limit: 5,
+      hidden: [],
+    });
+
+  const freshCards = () => {
+    const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
+    return createPostCards({ reads: t.app.reads, max: 10, authors });
+  };
+
+  it('are the posts listed, with their authors', async () => {
+    const [writer] = await createMembers(t.app, 1);
+    const older = await createPost(t.app, writer.token, 'older words');
+    const newer = await createPost(t.app, writer.token, 'newer words');
+    const keys = await authorsKeys(writer.user._id);
+    expect(keys.ids).toEqual([newer._id, older._id]);
+    expect(keys.rows === null).toBe(isPostgres(t.app.reads));
+
+    const faces = await freshCards().of(keys.ids, keys.rows);
+    expect([...faces.keys()].sort()).toEqual([newer._id, older._id].sort());
+    expect(faces.get(older._id)?.shared).toMatchObject({
+      content: 'older words',
+      author: { username: writer.user.username, firstName: writer.user.firstName },
+    });
+  });
+
+  it.runIf(testDatabaseKind() === 'sqlite')(
+    'leave out a post deleted since, whose row another post has taken',
+    async () => {
+      const [writer] = await createMembers(t.app, 1);
+      const gone = await createPost(t.app, writer.token, 'soon gone');
+      const keys = await authorsKeys(writer.user._id);
+      expect(await deletePost(t.app, writer.token, gone._id, MINIMAL)).toHaveProperty(
+        'statusCode',
+        201,
+      );
+      // SQLite numbers a new row after the highest one left: the newest post's row is reused.
+      const taker = await createPost(t.app, writer.token, 'in its place');
+      const { rows } = await sql<{
+        rowid: number;
+      }>`select rowid from posts where id = ${taker._id}`.execute(t.app.reads);
+      expect(rows[0]?.rowid).toBe(keys.rows?.[0]);
+
+      const faces = await freshCards().of(keys.ids, keys.rows);
+      expect(faces.size).toBe(0);
+    },
+  );
 });

@@ -62,9 +62,11 @@ export function createDiscoveryService({
       postgres ? [last.seq, last.id] : [last.seq],
     );
     return {
+      // On SQLite a match's seq is its post's rowid, which finds the cards not kept.
       posts: await posts.byIds(
         items.map((item) => item.id),
         viewer,
+        postgres ? null : items.map((item) => item.seq),
       ),
       nextCursor,
     };

@@ -11,15 +11,17 @@ export interface PagePost {
 
 /**
  * Turns a page of post ids into posts: cards from the card cache, the reader's flags from their kept
- * marks. Posts deleted meanwhile are left out.
+ * marks. Posts deleted meanwhile are left out. `rows` are the ids' rowids when the list read them
+ * (see PostCards.of).
  */
 export function createHydrator(cards: Pick<PostCards, 'of'>, flags: Pick<ReaderFlags, 'of'>) {
   return async function hydrate(
     ids: readonly string[],
     viewerId: string | null,
+    rows: readonly number[] | null = null,
   ): Promise<PagePost[]> {
     const [faces, marks] = await Promise.all([
-      cards.of(ids),
+      cards.of(ids, rows),
       viewerId === null ? new Map<string, Flags>() : flags.of(viewerId, ids),
     ]);
     const posts: PagePost[] = [];

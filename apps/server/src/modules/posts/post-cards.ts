@@ -1,18 +1,43 @@
-import type { PublishedEvent } from '@perch/contract';
+import type { PublishedEvent, UserStub } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { faceOf, type PostFace } from './posts.mapper';
-import { cardsAmong } from './posts.repository';
+import { postsAmong, postsAtRows, type PostRecord } from './posts.repository';
 
 type Db = Kysely<Database>;
+
+/**
+ * Ids met lately, `max` to `2 × max` of them: two generations of sets, the older dropped when the
+ * newer fills. Cheaper per id than an LRU's bookkeeping, which a list of cold cards paid on
+ * every card.
+ */
+function recentIds(max: number) {
+  let current = new Set<string>();
+  let previous = new Set<string>();
+  return {
+    /** Whether `id` was met lately; either way it counts as met now. */
+    met(id: string): boolean {
+      if (current.has(id)) return true;
+      const before = previous.has(id);
+      if (current.size >= max) {
+        previous = current;
+        current = new Set();
+      }
+      current.add(id);
+      return before;
+    },
+  };
+}
 
 export interface PostCardsDeps {
   /** Where cards are read from (a read-only connection on SQLite). */
   reads: Db;
   /** Cards kept. */
   max: number;
+  /** The members' stubs, kept apart: a card shows its author's. */
+  authors: { of(ids: readonly string[]): Promise<UserStub[]> };
 }
 
 /**
@@ -22,13 +47,33 @@ export interface PostCardsDeps {
  * the cards those events name when the relay hands them on; the process that made a change drops
  * its card at once, so its member reads their own write.
  */
-export function createPostCards({ reads, max }: PostCardsDeps) {
+export function createPostCards({ reads, max, authors }: PostCardsDeps) {
   const cards = new LRUCache<string, PostFace>({ max });
   // A card is kept on its second read: most cards of a list read once (a stranger's profile)
   // are never read again, and keeping them would only churn the cache and the heap.
-  const seen = new LRUCache<string, true>({ max: max * 2 });
+  const seen = recentIds(max);
   // Cards read while a change was being dropped may predate it: those are used but not kept.
   let changes = 0;
+
+  async function readPosts(ids: string[], rows: number[] | null): Promise<PostRecord[]> {
+    if (!rows) return postsAmong(reads, idListValue(reads, ids));
+    const wanted = new Set(ids);
+    const read = await postsAtRows(reads, idListValue(reads, rows));
+    // A row now holding another post means the one asked for was deleted: it is left out.
+    return read.filter((row) => wanted.has(row.id));
+  }
+
+  /** The faces of the posts read, those whose author is gone meanwhile left out. */
+  async function facesOf(posts: PostRecord[]): Promise<PostFace[]> {
+    const stubs = await authors.of([...new Set(posts.map((post) => post.user_id))]);
+    const byId = new Map(stubs.map((stub) => [stub.id, stub]));
+    const faces: PostFace[] = [];
+    for (const post of posts) {
+      const author = byId.get(post.user_id);
+      if (author) faces.push(faceOf(post, author));
+    }
+    return faces;
+  }
 
   function forget(postId: string): void {
     changes += 1;
@@ -69,25 +114,34 @@ export function createPostCards({ reads, max }: PostCardsDeps) {
   }
 
   return {
-    /** The cards of the posts among `ids` that exist. */
-    async of(ids: readonly string[]): Promise<Map<string, PostFace>> {
+    /**
+     * The cards of the posts among `ids` that exist. `rows`, when the list's query read them, are
+     * the ids' SQLite rowids in the same order: the cards missing here are read by them, which
+     * spares a lookup in the ids' index per card.
+     */
+    async of(
+      ids: readonly string[],
+      rows: readonly number[] | null = null,
+    ): Promise<Map<string, PostFace>> {
       const found = new Map<string, PostFace>();
       const missing: string[] = [];
-      for (const id of ids) {
+      const missingRows: number[] = [];
+      ids.forEach((id, index) => {
         const card = cards.get(id);
         if (card) found.set(id, card);
-        else missing.push(id);
-      }
+        else {
+          missing.push(id);
+          if (rows) missingRows.push(rows[index] ?? 0);
+        }
+      });
       if (missing.length === 0) return found;
       const before = changes;
-      const rows = await cardsAmong(reads, idListValue(reads, missing));
+      const faces = await facesOf(await readPosts(missing, rows ? missingRows : null));
       const keep = changes === before;
-      for (const row of rows) {
-        const face = faceOf(row);
-        found.set(row.id, face);
-        if (!keep) continue;
-        if (seen.has(row.id)) cards.set(row.id, face);
-        else seen.set(row.id, true);
+      for (const face of faces) {
+        const id = face.card.id;
+        found.set(id, face);
+        if (keep && seen.met(id)) cards.set(id, face);
       }
       return found;
     },

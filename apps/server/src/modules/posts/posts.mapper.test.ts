@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { stringifyAnswer } from '../../lib/serialized';
 import { faceOf, faceToPost } from './posts.mapper';
-import type { PostCard } from './posts.repository';
+import type { UserStub } from '@perch/contract';
+import type { PostRecord } from './posts.repository';
 
-const card: PostCard = {
+const card: PostRecord = {
   id: '01JD0000000000000000000000',
   user_id: '01JC0000000000000000000000',
   content: 'Quotes " and \\ backslashes, emoji 🐦 and #tags @ana\n',
@@ -14,10 +15,15 @@ const card: PostCard = {
   comment_count: 2,
   created_at: Date.UTC(2026, 10, 1, 12),
   updated_at: Date.UTC(2026, 10, 2, 8, 30),
+};
+
+const author: UserStub = {
+  _id: card.user_id,
+  id: card.user_id,
   username: 'ana',
-  first_name: 'Ana',
-  last_name: 'Lima',
-  avatar_url: null,
+  firstName: 'Ana "the" \\ Lima',
+  lastName: 'Lima',
+  avatarURL: null,
 };
 
 const viewer = { id: '01JB0000000000000000000000', username: 'bo"b' };
@@ -53,7 +59,7 @@ describe("a post's serialized JSON", () => {
 
   for (const { name, card: row, liked, bookmarked, reader } of cases) {
     it(`is exactly the post object's JSON: ${name}`, () => {
-      const post = faceToPost(faceOf(row), liked, bookmarked, reader);
+      const post = faceToPost(faceOf(row, author), liked, bookmarked, reader);
       const plain: unknown = structuredClone(post);
       expect(stringifyAnswer(post)).toBe(JSON.stringify(plain));
       expect(stringifyAnswer({ posts: [post, post], nextCursor: null })).toBe(

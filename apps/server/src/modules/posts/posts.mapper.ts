@@ -1,28 +1,37 @@
-import type { Post } from '@perch/contract';
+import type { Post, UserStub } from '@perch/contract';
 import { decodeEntities } from '../discovery/entities.codec';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../db/dialect';
 import { withJson } from '../../lib/serialized';
-import type { PostCard, PostCardRow } from './posts.repository';
+import type { PostCardRow, PostRecord } from './posts.repository';
 
 type Reader = { id: string; username: string } | null;
 
 export function toPost(row: PostCardRow, viewer: Reader): Post {
-  return faceToPost(faceOf(row), row.liked, row.bookmarked, viewer);
+  const author: UserStub = {
+    _id: row.user_id,
+    id: row.user_id,
+    username: row.username,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    avatarURL: row.avatar_url,
+  };
+  return faceToPost(faceOf(row, author), row.liked, row.bookmarked, viewer);
 }
 
 type SharedPart = Omit<Post, 'likes' | 'commentCount' | 'likedByViewer' | 'bookmarkedByViewer'>;
 
 /** What a card shows every reader, formatted and serialized once (the card cache keeps it). */
 export interface PostFace {
-  card: PostCard;
+  card: PostRecord;
   shared: SharedPart;
   /** The post's JSON up to the reader's `likedBy` array, and from it to `likedByViewer`'s value. */
   jsonHead: string;
   jsonMiddle: string;
 }
 
-export function faceOf(card: PostCard): PostFace {
+/** The face of a post by `author` (a kept member stub, shared by their cards). */
+export function faceOf(card: PostRecord, author: UserStub): PostFace {
   const createdAt = toIso(card.created_at);
   const shared: SharedPart = {
     _id: card.id,
@@ -31,16 +40,9 @@ export function faceOf(card: PostCard): PostFace {
     entities: decodeEntities(card.entities),
     mediaURL: card.media_url,
     mediaAlt: card.media_alt,
-    username: card.username,
+    username: author.username,
     userId: card.user_id,
-    author: {
-      _id: card.user_id,
-      id: card.user_id,
-      username: card.username,
-      firstName: card.first_name,
-      lastName: card.last_name,
-      avatarURL: card.avatar_url,
-    },
+    author,
     createdAt,
     updatedAt: card.updated_at === card.created_at ? createdAt : toIso(card.updated_at),
   };

@@ -1,14 +1,14 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled';
-import { idList, idListValue, withRowLock } from '../../db/dialect';
+import { idList, idListValue, rowidOf, withRowLock } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
 type PostsEb = ExpressionBuilder<Database & { p: Database['posts'] }, 'p'>;
 
-/** A post with its author and the viewer's flags: everything a card shows. */
-export interface PostCardRow {
+/** A post's own columns: what a card shows but its author. */
+export interface PostRecord {
   id: string;
   user_id: string;
   content: string;
@@ -19,6 +19,10 @@ export interface PostCardRow {
   comment_count: number;
   created_at: number;
   updated_at: number;
+}
+
+/** A post with its author and the viewer's flags: everything a card shows. */
+export interface PostCardRow extends PostRecord {
   username: string;
   first_name: string;
   last_name: string;
@@ -52,10 +56,7 @@ export interface PostListQuery {
   hidden: readonly string[];
 }
 
-/** What every reader sees of a post: the card without the reader's own flags. */
-export type PostCard = Omit<PostCardRow, 'liked' | 'bookmarked'>;
-
-const CARD_COLUMNS = [
+const POST_COLUMNS = [
   'p.id',
   'p.user_id',
   'p.content',
@@ -66,6 +67,10 @@ const CARD_COLUMNS = [
   'p.comment_count',
   'p.created_at',
   'p.updated_at',
+] as const;
+
+const CARD_COLUMNS = [
+  ...POST_COLUMNS,
   'u.username',
   'u.first_name',
   'u.last_name',
@@ -108,13 +113,23 @@ function cardQuery(db: Db, viewerId: string | null) {
     );
 }
 
-/** The cards of the posts in `ids` (see idListValue) that exist. */
-export const cardsAmong = compiledQuery((db: Db, ids: unknown) =>
+/**
+ * The posts in `ids` (see idListValue) that exist, without their authors: the card cache takes
+ * those from the kept member stubs rather than looking each one up again.
+ */
+export const postsAmong = compiledQuery((db: Db, ids: unknown) =>
+  db.selectFrom('posts as p').select(POST_COLUMNS).where('p.id', 'in', idList(db, ids)),
+);
+
+/**
+ * The posts at `rows` (SQLite rowids, see idListValue), as postsAmong: a row taken since by
+ * another post is the caller's to leave out.
+ */
+export const postsAtRows = compiledQuery((db: Db, rows: unknown) =>
   db
     .selectFrom('posts as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(CARD_COLUMNS)
-    .where('p.id', 'in', idList(db, ids)),
+    .select(POST_COLUMNS)
+    .where(sql<boolean>`${rowidOf(db, 'p')} in ${idList(db, rows)}`),
 );
 
 function followeesOf(eb: PostsEb, viewerId: string) {
@@ -184,7 +199,7 @@ type KeyArgs = [
   limit: number,
   hidden: unknown,
 ];
-type KeyQuery = (db: Db, ...args: KeyArgs) => Promise<{ id: string }[]>;
+type KeyQuery = (db: Db, ...args: KeyArgs) => Promise<{ id: string; row: number | null }[]>;
 
 interface KeyShape {
   kind: PostFilter['kind'];
@@ -217,7 +232,7 @@ function likedKeysInCreationOrder(
   const direction = shape.sort === 'oldest' ? 'asc' : 'desc';
   const keys = db
     .selectFrom('likes')
-    .select('likes.post_id as id')
+    .select(['likes.post_id as id', sql<null>`null`.as('row')])
     .where('likes.user_id', '=', viewerId);
   return (
     shape.paged ? keys.where('likes.post_id', direction === 'asc' ? '>' : '<', afterId) : keys
@@ -235,7 +250,7 @@ function postKeys(
   const direction = sort === 'oldest' ? 'asc' : 'desc';
   let keys = db
     .selectFrom('posts as p')
-    .select('p.id')
+    .select(['p.id', rowidOf(db, 'p').as('row')])
     .where((eb) => filterCondition(eb, filterOf(shape.kind, subject)));
   if (shape.paged) {
     const after: PostKeyset = sort === 'trending' ? [k1, k2, k3] : [k2, k3];
@@ -265,11 +280,17 @@ function keyQueryOf(shape: KeyShape): KeyQuery {
   return query;
 }
 
+/** A page of post ids, and on SQLite their rowids, which find the rows the card cache lacks. */
+export interface PostKeys {
+  ids: string[];
+  rows: number[] | null;
+}
+
 /**
  * The ids of one page of a list (limit + 1 of them, to tell whether more follow), found on narrow
  * indexes alone; the cards come from the card cache.
  */
-export async function listPostKeys(db: Db, query: PostListQuery): Promise<string[]> {
+export async function listPostKeys(db: Db, query: PostListQuery): Promise<PostKeys> {
   const { filter, sort, after } = query;
   const subject =
     filter.kind === 'all' ? '' : filter.kind === 'author' ? filter.userId : filter.viewerId;
@@ -292,7 +313,11 @@ export async function listPostKeys(db: Db, query: PostListQuery): Promise<string
     query.limit + 1,
     idListValue(db, query.hidden),
   );
-  return rows.map((row) => row.id);
+  const rowids = rows.map((row) => row.row);
+  return {
+    ids: rows.map((row) => row.id),
+    rows: rowids.every((row): row is number => row !== null) ? rowids : null,
+  };
 }
 
 /** Of the posts in `ids` (see idListValue), those the member liked or bookmarked. */

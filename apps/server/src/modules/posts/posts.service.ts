@@ -102,12 +102,12 @@ export function createPostsService({
 
   /** A page of posts as the query over posts computes it (limit + 1, to tell if more follow). */
   async function pullPage(base: repo.PostListQuery): Promise<PagePost[]> {
-    let ids: string[] = [];
+    let keys: repo.PostKeys = { ids: [], rows: null };
     for (const since of timeWindows(base)) {
-      ids = await repo.listPostKeys(reads, { ...base, since });
-      if (ids.length > base.limit) break;
+      keys = await repo.listPostKeys(reads, { ...base, since });
+      if (keys.ids.length > base.limit) break;
     }
-    return hydrate(ids, base.viewerId);
+    return hydrate(keys.ids, base.viewerId, keys.rows);
   }
 
   const home = createHomeFeed({
@@ -237,9 +237,16 @@ export function createPostsService({
       };
     },
 
-    /** The posts of `ids` that exist, in that order, as the viewer sees them. */
-    async byIds(ids: readonly string[], viewer: Viewer | null): Promise<Post[]> {
-      const posts = await hydrate([...ids], viewer?.id ?? null);
+    /**
+     * The posts of `ids` that exist, in that order, as the viewer sees them; `rows`, when known,
+     * their SQLite rowids (see PostCards.of).
+     */
+    async byIds(
+      ids: readonly string[],
+      viewer: Viewer | null,
+      rows: readonly number[] | null = null,
+    ): Promise<Post[]> {
+      const posts = await hydrate([...ids], viewer?.id ?? null, rows);
       return posts.map((post) => faceToPost(post.face, post.liked, post.bookmarked, viewer));
     },
 
