@@ -25,6 +25,10 @@ describe('stringifyAnswer', () => {
       '{"post":{"id":"A"},"note":"n"}',
     );
     expect(stringifyAnswer(first)).toBe('{"id":"A"}');
+    // The registration is invisible to everything else.
+    expect(Object.keys(first)).toEqual(['id']);
+    expect(JSON.stringify(first)).toBe('{"id":"a"}');
+    expect(structuredClone(first)).toEqual({ id: 'a' });
   });
 
   it('serializes a copy of a registered value anew (answers that add to a post)', () => {

@@ -6,14 +6,24 @@
  * A value registered here must not be changed afterwards: answers that add to a post (the
  * original API's embedded comments) make a new object through `extended`.
  */
-const serialized = new WeakMap<object, string>();
+// Kept on the value itself, hidden: a WeakMap's entry cost about 0.9 µs per post (most of it
+// collecting them again), a property 0.15 µs. Not enumerable, so a spread copy does not take it.
+const JSON_OF = Symbol('serialized JSON');
+const descriptor = { value: '', configurable: true };
+
+function registered(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null
+    ? (value as { [JSON_OF]?: string })[JSON_OF]
+    : undefined;
+}
 
 // JSON.stringify answers undefined for what it cannot write (undefined, functions).
 const stringify: (value: unknown) => string | undefined = JSON.stringify;
 
 /** Records `json` as the serialization of `value` and returns `value`. */
 export function withJson<Value extends object>(value: Value, json: string): Value {
-  serialized.set(value, json);
+  descriptor.value = json;
+  Object.defineProperty(value, JSON_OF, descriptor);
   return value;
 }
 
@@ -36,7 +46,7 @@ export function extended<Value extends object, Key extends string, Addition>(
     !/^\d+$/.test(key);
   const additionJson = writable ? partJson(addition) : undefined;
   if (additionJson === undefined) return copy;
-  const json = serialized.get(value) ?? JSON.stringify(value);
+  const json = registered(value) ?? JSON.stringify(value);
   const separator = json === '{}' ? '' : ',';
   return withJson(copy, `${json.slice(0, -1)}${separator}${JSON.stringify(key)}:${additionJson}}`);
 }
@@ -48,7 +58,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function isKnown(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && serialized.has(value);
+  return registered(value) !== undefined;
 }
 
 /** Whether the value, or an item of it, was serialized ahead. */
@@ -58,12 +68,12 @@ function holdsKnown(value: unknown): boolean {
 
 function partJson(value: unknown): string | undefined {
   if (!Array.isArray(value)) {
-    return (isKnown(value) ? serialized.get(value as object) : undefined) ?? stringify(value);
+    return registered(value) ?? stringify(value);
   }
   let json = '[';
   for (let i = 0; i < value.length; i += 1) {
     const item: unknown = value[i];
-    const known = isKnown(item) ? serialized.get(item as object) : undefined;
+    const known = registered(item);
     // In an array, JSON.stringify writes null for what it cannot write.
     json += (i === 0 ? '' : ',') + (known ?? stringify(item) ?? 'null');
   }
@@ -75,10 +85,8 @@ function partJson(value: unknown): string | undefined {
  * for its properties and their array items (one level down: pages, a post, a mutation's answer).
  */
 export function stringifyAnswer(payload: unknown): string {
-  if (typeof payload === 'object' && payload !== null) {
-    const known = serialized.get(payload);
-    if (known !== undefined) return known;
-  }
+  const known = registered(payload);
+  if (known !== undefined) return known;
   if (!isPlainObject(payload) || typeof payload.toJSON === 'function') {
     return JSON.stringify(payload);
   }
