@@ -125,8 +125,12 @@ sqliteOnly('checkpoints of a SQLite file', () => {
     }
     const walBytes = statSync(path.join(file.dataDir, 'perch.db-wal')).size;
     expect(walBytes).toBeGreaterThan(1000 * 4096);
+    // A checkpoint already under way when the last insert landed copies only what it saw; one of
+    // the next few copies the whole log.
     let result = await checkpointer.next();
-    while (result.log === 0) result = await checkpointer.next();
+    for (let i = 0; i < 10 && (result.log === 0 || result.copied < result.log); i += 1) {
+      result = await checkpointer.next();
+    }
     expect(result.copied).toBe(result.log);
     expect(result.log).toBeGreaterThan(1000);
     // Writes after a whole-log checkpoint start the log over instead of growing it. A write that
