@@ -137,6 +137,12 @@ export function rowidOf(db: AnyDb, table: string): RawBuilder<number | null> {
   return isPostgres(db) ? sql<null>`null` : sql<number>`${sql.ref(table)}.rowid`;
 }
 
+/** The rowids rows were read with (see rowidOf): all of them on SQLite, null on PostgreSQL. */
+export function rowidsOf(rows: readonly { row: number | null }[]): number[] | null {
+  const rowids = rows.map((row) => row.row);
+  return rowids.every((rowid): rowid is number => rowid !== null) ? rowids : null;
+}
+
 /**
  * Holds the rows a query reads until the transaction ends, with `lock` (FOR UPDATE OF its table)
  * on PostgreSQL; SQLite needs nothing, its write transactions already run one at a time (and it

@@ -54,6 +54,8 @@ export interface FoundPost {
   id: string;
   /** SQLite: the post's rowid (posts are numbered as they are written); PostgreSQL: created_at. */
   seq: number;
+  /** SQLite: the post's rowid, which finds its card (see PostCards.of); PostgreSQL: null. */
+  row: number | null;
 }
 
 /**
@@ -75,12 +77,12 @@ export async function searchLatest(
   const { rows } =
     query.hidden.length === 0
       ? await sql<FoundPost>`
-    select p.rowid as seq, p.id from posts p where p.rowid in (
+    select p.rowid as seq, p.rowid as row, p.id from posts p where p.rowid in (
       select rowid from posts_search where posts_search match ${ftsQueryOf(query.terms)}
       ${after} order by rowid desc limit ${query.limit + 1}
     ) order by p.rowid desc`.execute(db)
       : await sql<FoundPost>`
-    select p.rowid as seq, p.id from posts p where p.rowid in (
+    select p.rowid as seq, p.rowid as row, p.id from posts p where p.rowid in (
       select rowid from posts_search where posts_search match ${ftsQueryOf(query.terms)} ${after}
     ) ${notBy(db, 'p.user_id', query.hidden)}
     order by p.rowid desc limit ${query.limit + 1}`.execute(db);
@@ -123,7 +125,7 @@ async function searchLatestPostgres(
         where search_vector @@ ${tsQuery(query.terms)} ${keyset} offset 0
       ) matches order by seq desc, id desc limit ${query.limit + 1}`.execute(db));
   }
-  return rows.map((row) => ({ id: row.id, seq: Number(row.seq) }));
+  return rows.map((row) => ({ id: row.id, seq: Number(row.seq), row: null }));
 }
 
 /** Posts that match, most relevant first (bm25 on SQLite, ts_rank_cd on PostgreSQL). */

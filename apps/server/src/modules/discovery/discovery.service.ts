@@ -10,7 +10,7 @@ import {
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../../auth/viewer';
-import { isPostgres } from '../../db/dialect';
+import { isPostgres, rowidsOf } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { decodeCursor, encodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest } from '../../lib/errors';
@@ -62,11 +62,10 @@ export function createDiscoveryService({
       postgres ? [last.seq, last.id] : [last.seq],
     );
     return {
-      // On SQLite a match's seq is its post's rowid, which finds the cards not kept.
       posts: await posts.byIds(
         items.map((item) => item.id),
         viewer,
-        postgres ? null : items.map((item) => item.seq),
+        rowidsOf(items),
       ),
       nextCursor,
     };

@@ -1,7 +1,7 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { compiledQuery } from '../../db/compiled';
-import { idList, idListValue, rowidOf, withRowLock } from '../../db/dialect';
+import { idList, idListValue, rowidOf, rowidsOf, withRowLock } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -313,11 +313,7 @@ export async function listPostKeys(db: Db, query: PostListQuery): Promise<PostKe
     query.limit + 1,
     idListValue(db, query.hidden),
   );
-  const rowids = rows.map((row) => row.row);
-  return {
-    ids: rows.map((row) => row.id),
-    rows: rowids.every((row): row is number => row !== null) ? rowids : null,
-  };
+  return { ids: rows.map((row) => row.id), rows: rowidsOf(rows) };
 }
 
 /** Of the posts in `ids` (see idListValue), those the member liked or bookmarked. */
