@@ -15,6 +15,7 @@ import { createExportService } from './modules/account/export.service';
 import { createAuthService } from './modules/auth/auth.service';
 import { createBookmarksService } from './modules/bookmarks/bookmarks.service';
 import { createCommentsService } from './modules/comments/comments.service';
+import { createFirstComments } from './modules/comments/first-comments';
 import { createDiscoveryService } from './modules/discovery/discovery.service';
 import { createEntitiesService } from './modules/discovery/entities.service';
 import { createEmbedsService } from './modules/embeds/embeds.service';
@@ -93,7 +94,17 @@ export function createServices({
     hidden,
     idempotency,
   });
-  const comments = createCommentsService({ db, transact, posts, entities, hidden, idempotency });
+  const firstComments = createFirstComments({ reads, max: config.cardCacheSize });
+  const comments = createCommentsService({
+    db,
+    reads,
+    firstComments,
+    transact,
+    posts,
+    entities,
+    hidden,
+    idempotency,
+  });
   const discovery = createDiscoveryService({
     db,
     reads,
@@ -141,6 +152,7 @@ export function createServices({
   });
   relay.listen(hub.deliver);
   relay.listen(cards.listener);
+  relay.listen(firstComments.listener);
   relay.listen(stubs.listener);
   relay.listen(flags.listener);
   relay.listen(hidden.listener);

@@ -22,6 +22,14 @@ export const domainEventSchemas = {
     commentCount: z.number(),
   }),
   'comment.edited': z.object({ postId: id, commentId: id, userId: id }),
+  /** A member voted on a comment (or turned their vote around); the counts as they are now. */
+  'comment.voted': z.object({
+    postId: id,
+    commentId: id,
+    userId: id,
+    upvoteCount: z.number(),
+    downvoteCount: z.number(),
+  }),
   'comment.deleted': z.object({
     postId: id,
     commentId: id,

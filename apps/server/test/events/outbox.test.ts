@@ -12,11 +12,13 @@ import {
   deleteComment,
   deletePost,
   dislike,
+  downvote,
   editComment,
   follow,
   like,
   removeBookmark,
   unfollow,
+  upvote,
   uploadImage,
 } from '../social/social-helpers';
 import { drain, lastOutboxId, outboxAfter, shapes, writtenAfter } from './event-helpers';
@@ -129,6 +131,19 @@ describe('every write records exactly its event', () => {
           commentCount: 0,
         },
       },
+    ]);
+  });
+
+  it('comment votes, turned around, with both counts after the change', async () => {
+    const post = await createPost(t.app, author.token, 'vote here');
+    const comment = await addComment(t.app, author.token, post._id, 'agree?');
+    mark = await lastOutboxId(t.app);
+    expect((await upvote(t.app, reader.token, post._id, comment._id)).statusCode).toBe(201);
+    expect((await downvote(t.app, reader.token, post._id, comment._id)).statusCode).toBe(201);
+    const ids = { postId: post._id, commentId: comment._id, userId: reader.user._id };
+    expect(await recorded()).toEqual([
+      { type: 'comment.voted', payload: { ...ids, upvoteCount: 1, downvoteCount: 0 } },
+      { type: 'comment.voted', payload: { ...ids, upvoteCount: 0, downvoteCount: 1 } },
     ]);
   });
 

@@ -163,6 +163,28 @@ describe("a post's embedded comments", () => {
     expect(page.posts.find((p) => p._id === quiet._id)?.comments).toEqual([]);
   });
 
+  it('holds all of a post with as many comments as are embedded, beside busier posts', async () => {
+    const counts = { full: EMBEDDED_COMMENTS_MAX, over: EMBEDDED_COMMENTS_MAX + 1, one: 1 };
+    const ids: Record<string, string> = {};
+    for (const [name, count] of Object.entries(counts)) {
+      ids[name] = (await createPost(t.app, author.token, `${name} thread`))._id;
+      const commenters = Array.from({ length: count }, (_, i) =>
+        i % 2 === 0 ? viewer.user._id : other.user._id,
+      );
+      await insertComments(t.app, ids[name], commenters, (i) => `${name} ${i}`);
+    }
+
+    const page = bodyOf(postPageSchema, await get('/api/posts'), 200);
+    for (const [name, count] of Object.entries(counts)) {
+      const embedded = page.posts.find((p) => p._id === ids[name])?.comments;
+      const shown = Math.min(count, EMBEDDED_COMMENTS_MAX);
+      expect(embedded?.map((c) => c.text)).toEqual(
+        Array.from({ length: shown }, (_, i) => `${name} ${i}`),
+      );
+      expect(embedded?.every((c) => c.postId === ids[name])).toBe(true);
+    }
+  });
+
   it("shows the reader's own votes and is left out for a minimal reader", async () => {
     const post = await createPost(t.app, author.token, 'vote on my comments');
     const comment = await addComment(t.app, other.token, post._id, 'upvote me');

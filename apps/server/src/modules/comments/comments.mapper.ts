@@ -5,7 +5,6 @@ import { decodeEntities } from '../discovery/entities.codec';
 import type { CommentCardRow } from './comments.repository';
 
 export function toComment(row: CommentCardRow, viewer: Viewer | null): Comment {
-  const me = viewer ? [{ _id: viewer.id, id: viewer.id, username: viewer.username }] : [];
   return {
     _id: row.id,
     id: row.id,
@@ -18,13 +17,31 @@ export function toComment(row: CommentCardRow, viewer: Viewer | null): Comment {
     avatarURL: row.avatar_url,
     text: row.text,
     entities: decodeEntities(row.entities),
-    votes: {
-      upvoteCount: row.upvote_count,
-      downvoteCount: row.downvote_count,
-      upvotedBy: row.viewer_vote === 1 ? me : [],
-      downvotedBy: row.viewer_vote === -1 ? me : [],
-    },
+    votes: votesOf(row, row.viewer_vote, viewer),
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
+  };
+}
+
+/** The comment as `viewer` sees it, who cast `vote` (1 up, -1 down) on it. */
+export function withViewerVote(comment: Comment, vote: number, viewer: Viewer): Comment {
+  const counts = {
+    upvote_count: comment.votes.upvoteCount,
+    downvote_count: comment.votes.downvoteCount,
+  };
+  return { ...comment, votes: votesOf(counts, vote, viewer) };
+}
+
+function votesOf(
+  counts: Pick<CommentCardRow, 'upvote_count' | 'downvote_count'>,
+  vote: number | null,
+  viewer: Viewer | null,
+): Comment['votes'] {
+  const me = viewer ? [{ _id: viewer.id, id: viewer.id, username: viewer.username }] : [];
+  return {
+    upvoteCount: counts.upvote_count,
+    downvoteCount: counts.downvote_count,
+    upvotedBy: vote === 1 ? me : [],
+    downvotedBy: vote === -1 ? me : [],
   };
 }

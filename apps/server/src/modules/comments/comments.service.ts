@@ -1,6 +1,5 @@
 import {
   IdempotencyErrors,
-  EMBEDDED_COMMENTS_MAX,
   ErrorMessages,
   type Comment,
   type CommentPage,
@@ -19,20 +18,19 @@ import { encodeEntities } from '../discovery/entities.codec';
 import { recordMentions, type EntitiesService } from '../discovery/entities.service';
 import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { HiddenMembers } from '../safety/hidden-members';
-import { toComment } from './comments.mapper';
+import { toComment, withViewerVote } from './comments.mapper';
+import { readFirstComments, type Commented, type FirstComments } from './first-comments';
 import * as repo from './comments.repository';
 
 type Db = Kysely<Database>;
 export type VoteDirection = 'up' | 'down';
 
-/**
- * Posts with at most this many comments have their first ones read by ranking all of them in one
- * pass; posts with more, by one limited index range each (see the repository).
- */
-const FEW_COMMENTS = 5 * EMBEDDED_COMMENTS_MAX;
-
 export interface CommentsServiceDeps {
   db: Db;
+  /** Where answers' embedded comments are read (a read-only connection on SQLite). */
+  reads: Db;
+  /** Posts' first comments, kept (see first-comments.ts). */
+  firstComments: Pick<FirstComments, 'of' | 'forget'>;
   transact: Transact;
   posts: Pick<
     PostsService,
@@ -47,6 +45,8 @@ export interface CommentsServiceDeps {
 
 export function createCommentsService({
   db,
+  reads,
+  firstComments,
   transact,
   posts,
   entities,
@@ -97,29 +97,50 @@ export function createCommentsService({
      * queries for a whole page, however many comments its posts have.
      */
     async firstCommentsOf(
-      posts: readonly { id: string; commentCount: number }[],
+      posts: readonly Commented[],
       viewer: Viewer | null,
     ): Promise<Map<string, Comment[]>> {
-      const query = {
-        viewerId: viewer?.id ?? null,
-        perPost: EMBEDDED_COMMENTS_MAX,
-        hidden: await hidden.hiddenFor(viewer?.id ?? null),
-      };
-      const idsWhere = (test: (count: number) => boolean) =>
-        posts.filter((post) => test(post.commentCount)).map((post) => post.id);
-      const few = idsWhere((count) => count > 0 && count <= FEW_COMMENTS);
-      const many = idsWhere((count) => count > FEW_COMMENTS);
-      const [ranked, limited] = await Promise.all([
-        few.length > 0 ? repo.listFirstCommentCardsByRank(db, { ...query, postIds: few }) : [],
-        many.length > 0 ? repo.listFirstCommentCardsByPost(db, { ...query, postIds: many }) : [],
+      const [threads, hiddenIds] = await Promise.all([
+        firstComments.of(posts),
+        hidden.hiddenFor(viewer?.id ?? null),
       ]);
-      const rows = [...ranked, ...limited];
-      rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
       const byPost = new Map<string, Comment[]>();
-      for (const row of rows) {
-        const comments = byPost.get(row.post_id) ?? [];
-        if (comments.length === 0) byPost.set(row.post_id, comments);
-        comments.push(toComment(row, viewer));
+      // A thread showing a member the reader hides is read again without them.
+      const hides = new Set(hiddenIds);
+      const hiding = posts.filter((post) =>
+        threads.get(post.id)?.some((comment) => comment.userId && hides.has(comment.userId)),
+      );
+      if (hiding.length > 0) {
+        const query = { viewerId: viewer?.id ?? null, hidden: hiddenIds };
+        for (const [postId, rows] of await readFirstComments(reads, hiding, query)) {
+          byPost.set(
+            postId,
+            rows.map((row) => toComment(row, viewer)),
+          );
+        }
+        for (const post of hiding) threads.delete(post.id);
+      }
+      const shared = [...threads.values()].flat();
+      const votes =
+        viewer && shared.length > 0
+          ? new Map(
+              (
+                await repo.listVotesAmong(
+                  reads,
+                  viewer.id,
+                  shared.map((comment) => comment.id),
+                )
+              ).map((row) => [row.comment_id, row.vote]),
+            )
+          : new Map<string, number>();
+      for (const [postId, comments] of threads) {
+        byPost.set(
+          postId,
+          comments.map((comment) => {
+            const vote = viewer && votes.get(comment.id);
+            return vote ? withViewerVote(comment, vote, viewer) : comment;
+          }),
+        );
       }
       return byPost;
     },
@@ -182,6 +203,7 @@ export function createCommentsService({
         return { comment, post: await posts.card(postId, viewer) };
       }
       posts.changed(postId);
+      firstComments.forget(postId);
       return { comment: await card(id, viewer), post };
     },
 
@@ -191,7 +213,7 @@ export function createCommentsService({
       commentId: string,
       text: string,
     ): Promise<{ comment: Comment; post: Post }> {
-      return transact(async (trx, events) => {
+      const edited = await transact(async (trx, events) => {
         const { comment } = await lockedCommentOnPost(trx, postId, commentId, viewer);
         if (comment.user_id !== viewer.id) throw badRequest(ErrorMessages.editCommentNotOwner);
         const found = await entities.resolve(trx, text);
@@ -213,6 +235,8 @@ export function createCommentsService({
           post: await posts.card(postId, viewer, trx),
         };
       });
+      firstComments.forget(postId);
+      return edited;
     },
 
     /** The comment's author or the post's author may delete it. */
@@ -237,6 +261,7 @@ export function createCommentsService({
         });
       });
       posts.changed(postId);
+      firstComments.forget(postId);
       return { post: await posts.card(postId, viewer) };
     },
 
@@ -248,7 +273,7 @@ export function createCommentsService({
       direction: VoteDirection,
     ): Promise<Comment> {
       const value = direction === 'up' ? 1 : -1;
-      return db.transaction().execute(async (trx) => {
+      const voted = await transact(async (trx, events) => {
         const { comment } = await lockedCommentOnPost(trx, postId, commentId, viewer);
         // The post's author was checked with the post; no vote reaches a blocked commenter either.
         if (
@@ -270,8 +295,21 @@ export function createCommentsService({
             direction === 'up' ? ErrorMessages.alreadyUpvoted : ErrorMessages.alreadyDownvoted,
           );
         }
-        return card(commentId, viewer, trx);
+        const counted = await card(commentId, viewer, trx);
+        events.record({
+          type: 'comment.voted',
+          payload: {
+            postId,
+            commentId,
+            userId: viewer.id,
+            upvoteCount: counted.votes.upvoteCount,
+            downvoteCount: counted.votes.downvoteCount,
+          },
+        });
+        return counted;
       });
+      firstComments.forget(postId);
+      return voted;
     },
   };
 }

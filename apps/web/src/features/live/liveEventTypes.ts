@@ -15,6 +15,12 @@ export function liveEventSchemasOf({ domainEventSchemas: events }: Schemas) {
     'post.unliked': events['post.unliked'],
     'comment.added': events['comment.added'],
     'comment.edited': events['comment.edited'].pick({ postId: true, commentId: true }),
+    'comment.voted': events['comment.voted'].pick({
+      postId: true,
+      commentId: true,
+      upvoteCount: true,
+      downvoteCount: true,
+    }),
     'comment.deleted': events['comment.deleted'].pick({
       postId: true,
       commentId: true,

@@ -210,6 +210,25 @@ describe('comments', () => {
     const comments = queryClient.getQueryData<CommentPages>(commentKeys.post(post._id));
     expect(comments?.pages[0]?.comments.map((comment) => comment._id)).toEqual([second._id]);
   });
+
+  it("sets a voted comment's counts and keeps the viewer's own vote", () => {
+    const post = makePost({ commentCount: 2 });
+    const mine = { _id: viewer._id, id: viewer._id, username: viewer.username };
+    const voted = makeComment();
+    const votedByMe = { ...voted, votes: { ...voted.votes, upvoteCount: 1, upvotedBy: [mine] } };
+    const other = makeComment();
+    seedComments(post._id, [votedByMe, other]);
+
+    apply({
+      type: 'comment.voted',
+      payload: { postId: post._id, commentId: voted._id, upvoteCount: 3, downvoteCount: 1 },
+    });
+
+    const comments = queryClient.getQueryData<CommentPages>(commentKeys.post(post._id));
+    const [first, second] = comments?.pages[0]?.comments ?? [];
+    expect(first?.votes).toEqual({ ...votedByMe.votes, upvoteCount: 3, downvoteCount: 1 });
+    expect(second).toBe(other);
+  });
 });
 
 describe('posts', () => {

@@ -110,6 +110,25 @@ function cachedComments(queryClient: QueryClient, postId: string): Comment[] | u
     ?.pages.flatMap((page) => page.comments);
 }
 
+function updateCachedComment(
+  queryClient: QueryClient,
+  postId: string,
+  commentId: string,
+  update: (comment: Comment) => Comment,
+): void {
+  queryClient.setQueryData<CommentPages>(commentKeys.post(postId), (data) =>
+    data?.pages.some((page) => page.comments.some((item) => item._id === commentId))
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            comments: page.comments.map((item) => (item._id === commentId ? update(item) : item)),
+          })),
+        }
+      : data,
+  );
+}
+
 function onComment(queryClient: QueryClient, event: LiveEvent): void {
   switch (event.type) {
     case 'comment.added': {
@@ -126,6 +145,15 @@ function onComment(queryClient: QueryClient, event: LiveEvent): void {
       if (cachedComments(queryClient, postId)) {
         void queryClient.invalidateQueries({ queryKey: commentKeys.post(postId), exact: true });
       }
+      return;
+    }
+    case 'comment.voted': {
+      const { postId, commentId, upvoteCount, downvoteCount } = event.payload;
+      updateCachedComment(queryClient, postId, commentId, (comment) =>
+        comment.votes.upvoteCount === upvoteCount && comment.votes.downvoteCount === downvoteCount
+          ? comment
+          : { ...comment, votes: { ...comment.votes, upvoteCount, downvoteCount } },
+      );
       return;
     }
     case 'comment.deleted': {
@@ -307,6 +335,7 @@ export function applyLiveEvent(context: LiveContext, event: LiveEvent): void {
       return;
     case 'comment.added':
     case 'comment.edited':
+    case 'comment.voted':
     case 'comment.deleted':
       onComment(queryClient, event);
       return;

@@ -1,0 +1,143 @@
+import { EMBEDDED_COMMENTS_MAX, type Comment, type PublishedEvent } from '@perch/contract';
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Database } from '../../db/schema';
+import { withJson } from '../../lib/serialized';
+import { toComment } from './comments.mapper';
+import * as repo from './comments.repository';
+
+type Db = Kysely<Database>;
+
+/** A post and how many comments its card counts (which may lag a comment written since). */
+export interface Commented {
+  id: string;
+  commentCount: number;
+}
+
+/**
+ * Each post's first comments, oldest first, as `viewerId` sees them without the comments of
+ * `hidden`: at most two queries for any number of posts, whatever their comments.
+ */
+export async function readFirstComments(
+  reads: Db,
+  posts: readonly Commented[],
+  { viewerId, hidden }: { viewerId: string | null; hidden: readonly string[] },
+): Promise<Map<string, repo.CommentCardRow[]>> {
+  const idsWhere = (test: (count: number) => boolean) =>
+    posts.filter((post) => test(post.commentCount)).map((post) => post.id);
+  const few = idsWhere((count) => count > 0 && count <= EMBEDDED_COMMENTS_MAX);
+  const many = idsWhere((count) => count > EMBEDDED_COMMENTS_MAX);
+  const query = { viewerId, hidden, perPost: EMBEDDED_COMMENTS_MAX };
+  const [all, limited] = await Promise.all([
+    few.length > 0 ? repo.listAllCommentCards(reads, { ...query, postIds: few }) : [],
+    many.length > 0 ? repo.listFirstCommentCardsByPost(reads, { ...query, postIds: many }) : [],
+  ]);
+  const rows = [...all, ...limited];
+  rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
+  const byPost = new Map<string, repo.CommentCardRow[]>();
+  for (const row of rows) {
+    const comments = byPost.get(row.post_id) ?? [];
+    if (comments.length === 0) byPost.set(row.post_id, comments);
+    // A count that lagged let a post read whole have more than are embedded.
+    if (comments.length < EMBEDDED_COMMENTS_MAX) comments.push(row);
+  }
+  return byPost;
+}
+
+export interface FirstCommentsDeps {
+  /** Where comments are read (a read-only connection on SQLite). */
+  reads: Db;
+  /** Comments kept, over all posts. */
+  max: number;
+}
+
+const NONE: readonly Comment[] = [];
+
+/**
+ * Each post's first comments as the original API embeds them in a post, as seen by a reader who
+ * hides no one and voted on none of them, each with its JSON, kept by post id: a page of popular
+ * posts then reads no comment. A reader's hidden members and own votes are applied on top (see
+ * the comments service). Every change to what they show is an event (a comment added, edited,
+ * deleted or voted on, a post deleted, a profile edited, an account deleted): each process drops
+ * what the events name when the relay hands them on, and the process that made the change at once.
+ */
+export function createFirstComments({ reads, max }: FirstCommentsDeps) {
+  const threads = new LRUCache<string, readonly Comment[]>({
+    maxSize: max,
+    sizeCalculation: (comments) => Math.max(1, comments.length),
+  });
+  // Comments read while a change was being dropped may predate it: those are used but not kept.
+  let changes = 0;
+
+  function forget(postId: string): void {
+    changes += 1;
+    threads.delete(postId);
+  }
+
+  function forgetAll(): void {
+    changes += 1;
+    threads.clear();
+  }
+
+  function forgetAuthor(userId: string): void {
+    changes += 1;
+    for (const [postId, comments] of threads.entries()) {
+      if (comments.some((comment) => comment.userId === userId)) threads.delete(postId);
+    }
+  }
+
+  function onEvent(event: PublishedEvent): void {
+    switch (event.type) {
+      case 'comment.added':
+      case 'comment.edited':
+      case 'comment.deleted':
+      case 'comment.voted':
+      case 'post.deleted':
+        forget(event.payload.postId);
+        break;
+      case 'profile.edited':
+        forgetAuthor(event.payload.userId);
+        break;
+      case 'member.deleted':
+        // Their comments lost their author and their votes changed counts all over.
+        forgetAll();
+        break;
+      default:
+        break;
+    }
+  }
+
+  return {
+    /** The first comments of each of `posts` with any (none for a post whose card counts none). */
+    async of(posts: readonly Commented[]): Promise<Map<string, readonly Comment[]>> {
+      const found = new Map<string, readonly Comment[]>();
+      const missing: Commented[] = [];
+      for (const post of posts) {
+        if (post.commentCount === 0) continue;
+        const comments = threads.get(post.id);
+        if (comments) found.set(post.id, comments);
+        else missing.push(post);
+      }
+      if (missing.length === 0) return found;
+      const before = changes;
+      const read = await readFirstComments(reads, missing, { viewerId: null, hidden: [] });
+      const keep = changes === before;
+      for (const { id } of missing) {
+        const comments = (read.get(id) ?? []).map((row) => {
+          const comment = toComment(row, null);
+          return withJson(comment, JSON.stringify(comment));
+        });
+        found.set(id, comments);
+        if (keep) threads.set(id, comments.length === 0 ? NONE : comments);
+      }
+      return found;
+    },
+    forget,
+    /** For relay.listen: drops the posts' comments that committed events changed. */
+    listener: (events: readonly PublishedEvent[]): void => {
+      for (const event of events) onEvent(event);
+    },
+  };
+}
+
+export type FirstComments = ReturnType<typeof createFirstComments>;
