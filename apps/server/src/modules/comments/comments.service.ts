@@ -71,6 +71,27 @@ export function createCommentsService({
     return toComment(row, viewer);
   }
 
+  /** The comments as `viewer` sees them, with their own votes (one query for all of them). */
+  async function withVotesOf(
+    viewer: Viewer | null,
+    threads: ReadonlyMap<string, readonly Comment[]>,
+  ): Promise<Map<string, Comment[]>> {
+    const ids = [...threads.values()].flat().map((comment) => comment.id);
+    const rows = viewer && ids.length > 0 ? await repo.listVotesAmong(reads, viewer.id, ids) : [];
+    const votes = new Map(rows.map((row) => [row.comment_id, row.vote]));
+    const seen = new Map<string, Comment[]>();
+    for (const [postId, comments] of threads) {
+      seen.set(
+        postId,
+        comments.map((comment) => {
+          const vote = votes.get(comment.id);
+          return viewer && vote ? withViewerVote(comment, vote, viewer) : comment;
+        }),
+      );
+    }
+    return seen;
+  }
+
   async function list(
     postId: string,
     viewer: Viewer | null,
@@ -93,8 +114,9 @@ export function createCommentsService({
     list,
 
     /**
-     * Each post's first comments, oldest first, as posts embed them (`comments`): at most two
-     * queries for a whole page, however many comments its posts have.
+     * Each post's first comments, oldest first, as posts embed them (`comments`): the kept ones
+     * (see first-comments.ts) with the reader's own votes on them, and those of posts whose kept
+     * comments show a member the reader hides read again without them.
      */
     async firstCommentsOf(
       posts: readonly Commented[],
@@ -104,45 +126,24 @@ export function createCommentsService({
         firstComments.of(posts),
         hidden.hiddenFor(viewer?.id ?? null),
       ]);
-      const byPost = new Map<string, Comment[]>();
-      // A thread showing a member the reader hides is read again without them.
       const hides = new Set(hiddenIds);
       const hiding = posts.filter((post) =>
         threads.get(post.id)?.some((comment) => comment.userId && hides.has(comment.userId)),
       );
-      if (hiding.length > 0) {
-        const query = { viewerId: viewer?.id ?? null, hidden: hiddenIds };
-        for (const [postId, rows] of await readFirstComments(reads, hiding, query)) {
-          byPost.set(
-            postId,
-            rows.map((row) => toComment(row, viewer)),
-          );
-        }
-        for (const post of hiding) threads.delete(post.id);
-      }
-      const shared = [...threads.values()].flat();
-      const votes =
-        viewer && shared.length > 0
-          ? new Map(
-              (
-                await repo.listVotesAmong(
-                  reads,
-                  viewer.id,
-                  shared.map((comment) => comment.id),
-                )
-              ).map((row) => [row.comment_id, row.vote]),
-            )
-          : new Map<string, number>();
-      for (const [postId, comments] of threads) {
-        byPost.set(
+      for (const post of hiding) threads.delete(post.id);
+      const [voted, reread] = await Promise.all([
+        withVotesOf(viewer, threads),
+        hiding.length > 0
+          ? readFirstComments(reads, hiding, { viewerId: viewer?.id ?? null, hidden: hiddenIds })
+          : new Map<string, repo.CommentCardRow[]>(),
+      ]);
+      for (const [postId, rows] of reread) {
+        voted.set(
           postId,
-          comments.map((comment) => {
-            const vote = viewer && votes.get(comment.id);
-            return vote ? withViewerVote(comment, vote, viewer) : comment;
-          }),
+          rows.map((row) => toComment(row, viewer)),
         );
       }
-      return byPost;
+      return voted;
     },
 
     firstPage: async (postId: string, viewer: Viewer) =>
