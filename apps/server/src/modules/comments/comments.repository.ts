@@ -106,7 +106,7 @@ const allCommentCardsOf = compiledQuery(
 /**
  * Every comment of the posts, each post's oldest first: for posts with no more comments than are
  * embedded. One statement compiled once, the rows in the index's order (ranking them in SQL took
- * three times as long).
+ * two and a half times as long).
  */
 export function listAllCommentCards(
   db: Db,

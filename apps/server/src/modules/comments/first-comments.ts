@@ -2,6 +2,7 @@ import { EMBEDDED_COMMENTS_MAX, type Comment, type PublishedEvent } from '@perch
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema';
+import { keptUntilChanged } from '../../lib/kept-until-changed';
 import { withJson } from '../../lib/serialized';
 import { toComment } from './comments.mapper';
 import * as repo from './comments.repository';
@@ -51,8 +52,6 @@ export interface FirstCommentsDeps {
   max: number;
 }
 
-const NONE: readonly Comment[] = [];
-
 /**
  * Each post's first comments as the original API embeds them in a post, as seen by a reader who
  * hides no one and voted on none of them, each with its JSON, kept by post id: a page of popular
@@ -62,29 +61,12 @@ const NONE: readonly Comment[] = [];
  * what the events name when the relay hands them on, and the process that made the change at once.
  */
 export function createFirstComments({ reads, max }: FirstCommentsDeps) {
-  const threads = new LRUCache<string, readonly Comment[]>({
-    maxSize: max,
-    sizeCalculation: (comments) => Math.max(1, comments.length),
-  });
-  // Comments read while a change was being dropped may predate it: those are used but not kept.
-  let changes = 0;
-
-  function forget(postId: string): void {
-    changes += 1;
-    threads.delete(postId);
-  }
-
-  function forgetAll(): void {
-    changes += 1;
-    threads.clear();
-  }
-
-  function forgetAuthor(userId: string): void {
-    changes += 1;
-    for (const [postId, comments] of threads.entries()) {
-      if (comments.some((comment) => comment.userId === userId)) threads.delete(postId);
-    }
-  }
+  const threads = keptUntilChanged(
+    new LRUCache<string, readonly Comment[]>({
+      maxSize: max,
+      sizeCalculation: (comments) => Math.max(1, comments.length),
+    }),
+  );
 
   function onEvent(event: PublishedEvent): void {
     switch (event.type) {
@@ -93,14 +75,16 @@ export function createFirstComments({ reads, max }: FirstCommentsDeps) {
       case 'comment.deleted':
       case 'comment.voted':
       case 'post.deleted':
-        forget(event.payload.postId);
+        threads.forget(event.payload.postId);
         break;
       case 'profile.edited':
-        forgetAuthor(event.payload.userId);
+        threads.forgetWhere((comments) =>
+          comments.some((comment) => comment.userId === event.payload.userId),
+        );
         break;
       case 'member.deleted':
         // Their comments lost their author and their votes changed counts all over.
-        forgetAll();
+        threads.forgetAll();
         break;
       default:
         break;
@@ -119,20 +103,19 @@ export function createFirstComments({ reads, max }: FirstCommentsDeps) {
         else missing.push(post);
       }
       if (missing.length === 0) return found;
-      const before = changes;
+      const mark = threads.mark();
       const read = await readFirstComments(reads, missing, { viewerId: null, hidden: [] });
-      const keep = changes === before;
       for (const { id } of missing) {
         const comments = (read.get(id) ?? []).map((row) => {
           const comment = toComment(row, null);
           return withJson(comment, JSON.stringify(comment));
         });
         found.set(id, comments);
-        if (keep) threads.set(id, comments.length === 0 ? NONE : comments);
+        threads.keep(mark, id, comments);
       }
       return found;
     },
-    forget,
+    forget: threads.forget,
     /** For relay.listen: drops the posts' comments that committed events changed. */
     listener: (events: readonly PublishedEvent[]): void => {
       for (const event of events) onEvent(event);

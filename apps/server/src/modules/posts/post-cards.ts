@@ -2,6 +2,7 @@ import type { PublishedEvent, UserStub } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { idListValue } from '../../db/dialect';
+import { keptUntilChanged } from '../../lib/kept-until-changed';
 import type { Database } from '../../db/schema';
 import { faceOf, type PostFace } from './posts.mapper';
 import { postsAmong, postsAtRows, type PostRecord } from './posts.repository';
@@ -48,12 +49,10 @@ export interface PostCardsDeps {
  * its card at once, so its member reads their own write.
  */
 export function createPostCards({ reads, max, authors }: PostCardsDeps) {
-  const cards = new LRUCache<string, PostFace>({ max });
+  const cards = keptUntilChanged(new LRUCache<string, PostFace>({ max }));
   // A card is kept on its second read: most cards of a list read once (a stranger's profile)
   // are never read again, and keeping them would only churn the cache and the heap.
   const seen = recentIds(max);
-  // Cards read while a change was being dropped may predate it: those are used but not kept.
-  let changes = 0;
 
   async function readPosts(ids: string[], rows: number[] | null): Promise<PostRecord[]> {
     if (!rows) return postsAmong(reads, idListValue(reads, ids));
@@ -75,21 +74,6 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
     return faces;
   }
 
-  function forget(postId: string): void {
-    changes += 1;
-    cards.delete(postId);
-  }
-
-  function forgetAll(): void {
-    changes += 1;
-    cards.clear();
-  }
-
-  function forgetAuthor(userId: string): void {
-    changes += 1;
-    for (const [id, face] of cards.entries()) if (face.card.user_id === userId) cards.delete(id);
-  }
-
   function onEvent(event: PublishedEvent): void {
     switch (event.type) {
       case 'post.edited':
@@ -98,15 +82,15 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
       case 'post.unliked':
       case 'comment.added':
       case 'comment.deleted':
-        forget(event.payload.postId);
+        cards.forget(event.payload.postId);
         break;
       case 'profile.edited':
-        forgetAuthor(event.payload.userId);
+        cards.forgetWhere((face) => face.card.user_id === event.payload.userId);
         break;
       case 'member.deleted':
         // Their posts went, and their likes and comments changed counts on posts all over,
         // which the event does not list. Accounts are deleted rarely; the cache refills as read.
-        forgetAll();
+        cards.forgetAll();
         break;
       default:
         break;
@@ -135,19 +119,18 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
         }
       });
       if (missing.length === 0) return found;
-      const before = changes;
+      const mark = cards.mark();
       const faces = await facesOf(await readPosts(missing, rows ? missingRows : null));
-      const keep = changes === before;
       for (const face of faces) {
         const id = face.card.id;
         found.set(id, face);
-        if (keep && seen.met(id)) cards.set(id, face);
+        if (seen.met(id)) cards.keep(mark, id, face);
       }
       return found;
     },
-    forget,
+    forget: cards.forget,
     /** Drops every card (after a member's account was deleted). */
-    forgetAll,
+    forgetAll: cards.forgetAll,
     /** For relay.listen: drops the cards that committed events changed. */
     listener: (events: readonly PublishedEvent[]): void => {
       for (const event of events) onEvent(event);

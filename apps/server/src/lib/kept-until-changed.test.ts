@@ -1,0 +1,43 @@
+import { LRUCache } from 'lru-cache';
+import { describe, expect, it } from 'vitest';
+import { keptUntilChanged } from './kept-until-changed';
+
+const fresh = () => keptUntilChanged(new LRUCache<string, { owner: string }>({ max: 10 }));
+
+describe('keptUntilChanged', () => {
+  it('keeps a value read while nothing was dropped', () => {
+    const kept = fresh();
+    kept.keep(kept.mark(), 'a', { owner: 'ada' });
+    expect(kept.get('a')).toEqual({ owner: 'ada' });
+  });
+
+  it('does not keep a value read while something was dropped', () => {
+    const kept = fresh();
+    const mark = kept.mark();
+    kept.forget('other');
+    kept.keep(mark, 'a', { owner: 'ada' });
+    expect(kept.get('a')).toBeUndefined();
+  });
+
+  it('drops one value, the values a test picks, or all of them', () => {
+    const kept = fresh();
+    for (const [key, owner] of [
+      ['a', 'ada'],
+      ['b', 'bo'],
+      ['c', 'ada'],
+      ['d', 'cy'],
+    ]) {
+      kept.keep(kept.mark(), key, { owner });
+    }
+    kept.forget('d');
+    expect(kept.get('d')).toBeUndefined();
+    kept.forgetWhere((value) => value.owner === 'ada');
+    expect([kept.get('a'), kept.get('b'), kept.get('c')]).toEqual([
+      undefined,
+      { owner: 'bo' },
+      undefined,
+    ]);
+    kept.forgetAll();
+    expect(kept.get('b')).toBeUndefined();
+  });
+});
