@@ -21,14 +21,13 @@ describe('keptUntilChanged', () => {
 
   it('drops one value, the values a test picks, or all of them', () => {
     const kept = fresh();
-    for (const [key, owner] of [
+    const owners: [string, string][] = [
       ['a', 'ada'],
       ['b', 'bo'],
       ['c', 'ada'],
       ['d', 'cy'],
-    ]) {
-      kept.keep(kept.mark(), key, { owner });
-    }
+    ];
+    for (const [key, owner] of owners) kept.keep(kept.mark(), key, { owner });
     kept.forget('d');
     expect(kept.get('d')).toBeUndefined();
     kept.forgetWhere((value) => value.owner === 'ada');
