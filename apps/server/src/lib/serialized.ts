@@ -27,6 +27,11 @@ export function withJson<Value extends object>(value: Value, json: string): Valu
   return value;
 }
 
+/** The value's JSON: as registered, or written now. */
+export function jsonOf(value: unknown): string | undefined {
+  return registered(value) ?? stringify(value);
+}
+
 /**
  * `{ ...value, [key]: addition }`, registered with its JSON: the value's (as registered, or written
  * now) with the addition's after it, where JSON.stringify writes a new key. An array added uses

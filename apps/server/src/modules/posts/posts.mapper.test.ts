@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyAnswer } from '../../lib/serialized';
+import { stringifyAnswer, withJson } from '../../lib/serialized';
 import { faceOf, faceToPost } from './posts.mapper';
 import type { UserStub } from '@perch/contract';
 import type { PostRecord } from './posts.repository';
@@ -55,17 +55,43 @@ describe("a post's serialized JSON", () => {
       bookmarked: 1,
       reader: viewer,
     },
+    {
+      name: 'with a tag and a mention, stored in another key order',
+      card: {
+        ...card,
+        entities: JSON.stringify([
+          { start: 44, end: 49, tag: 'tags', type: 'tag' },
+          { type: 'mention', username: 'ana', userId: card.user_id, start: 50, end: 54 },
+        ]),
+      },
+      liked: 0,
+      bookmarked: 0,
+      reader: viewer,
+    },
+    {
+      name: 'with entities that cannot be read',
+      card: { ...card, entities: '[{"type":"tag"' },
+      liked: 0,
+      bookmarked: 0,
+      reader: viewer,
+    },
   ];
+
+  // Kept stubs carry their JSON (member-stubs.ts); a face uses it for its author.
+  const keptAuthor = withJson({ ...author }, JSON.stringify(author));
 
   for (const { name, card: row, liked, bookmarked, reader } of cases) {
     it(`is exactly the post object's JSON: ${name}`, () => {
-      const post = faceToPost(faceOf(row, author), liked, bookmarked, reader);
+      const post = faceToPost(faceOf(row, keptAuthor), liked, bookmarked, reader);
       const plain: unknown = structuredClone(post);
       expect(stringifyAnswer(post)).toBe(JSON.stringify(plain));
       expect(stringifyAnswer({ posts: [post, post], nextCursor: null })).toBe(
         JSON.stringify({ posts: [plain, plain], nextCursor: null }),
       );
       expect(JSON.parse(stringifyAnswer(post))).toEqual(plain);
+      expect(stringifyAnswer(faceToPost(faceOf(row, author), liked, bookmarked, reader))).toBe(
+        stringifyAnswer(post),
+      );
     });
   }
 });

@@ -2,7 +2,7 @@ import type { Post, UserStub } from '@perch/contract';
 import { decodeEntities } from '../discovery/entities.codec';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../db/dialect';
-import { withJson } from '../../lib/serialized';
+import { jsonOf, withJson } from '../../lib/serialized';
 import type { PostCardRow, PostRecord } from './posts.repository';
 
 type Reader = { id: string; username: string } | null;
@@ -30,27 +30,40 @@ export interface PostFace {
   jsonMiddle: string;
 }
 
-/** The face of a post by `author` (a kept member stub, shared by their cards). */
+/**
+ * The face of a post by `author` (a kept member stub, shared by their cards). Its JSON is written
+ * field by field, in the order of `shared`'s keys, with the author's kept JSON: a list of cards the
+ * cache lacks builds 21 faces, and JSON.stringify walking each object again was most of their cost.
+ */
 export function faceOf(card: PostRecord, author: UserStub): PostFace {
   const createdAt = toIso(card.created_at);
+  const updatedAt = card.updated_at === card.created_at ? createdAt : toIso(card.updated_at);
+  const entities = decodeEntities(card.entities);
   const shared: SharedPart = {
     _id: card.id,
     id: card.id,
     content: card.content,
-    entities: decodeEntities(card.entities),
+    entities,
     mediaURL: card.media_url,
     mediaAlt: card.media_alt,
     username: author.username,
     userId: card.user_id,
     author,
     createdAt,
-    updatedAt: card.updated_at === card.created_at ? createdAt : toIso(card.updated_at),
+    updatedAt,
   };
-  const sharedJson = JSON.stringify(shared);
+  const id = JSON.stringify(card.id);
+  const jsonHead =
+    `{"_id":${id},"id":${id},"content":${JSON.stringify(card.content)}` +
+    `,"entities":${entities.length === 0 ? '[]' : JSON.stringify(entities)}` +
+    `,"mediaURL":${JSON.stringify(card.media_url)},"mediaAlt":${JSON.stringify(card.media_alt)}` +
+    `,"username":${JSON.stringify(author.username)},"userId":${JSON.stringify(card.user_id)}` +
+    `,"author":${jsonOf(author) ?? 'null'},"createdAt":"${createdAt}","updatedAt":"${updatedAt}"` +
+    `,"likes":{"likeCount":${JSON.stringify(card.like_count)},"likedBy":`;
   return {
     card,
     shared,
-    jsonHead: `${sharedJson.slice(0, -1)},"likes":{"likeCount":${JSON.stringify(card.like_count)},"likedBy":`,
+    jsonHead,
     jsonMiddle: `,"dislikedBy":[]},"commentCount":${JSON.stringify(card.comment_count)},"likedByViewer":`,
   };
 }
