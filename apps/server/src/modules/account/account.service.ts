@@ -35,7 +35,7 @@ const DELETE_ATTEMPTS = 8;
 
 export interface AccountServiceDeps {
   transact: Transact;
-  users: Pick<UsersService, 'recordById' | 'replacePasswordHash'>;
+  users: Pick<UsersService, 'recordById' | 'replacePasswordHash' | 'forgetMember'>;
   sessions: Pick<SessionsService, 'revokeWithin' | 'forget'>;
   entities: Pick<EntitiesService, 'lockTagsOfAuthor' | 'forgetPostsOf'>;
   notifications: Pick<NotificationsService, 'recipientsTouchedByMember' | 'recordUnreadCounts'>;
@@ -173,6 +173,7 @@ export function createAccountService({
       }
       // This process at once; the others when the events reach them.
       sessions.forget(revoked);
+      users.forgetMember(row.id);
       cards.forgetAll();
       flags.forget(row.id);
     },

@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
+import { keptUntilChanged } from '../../lib/kept-until-changed';
 import { withJson } from '../../lib/serialized';
 import { toUserStub } from './users.mapper';
-import { stubsAmong } from './users.repository';
+import { findUserIdByUsername, stubsAmong } from './users.repository';
 
 type Db = Kysely<Database>;
 
@@ -22,46 +23,63 @@ export interface MemberStubsDeps {
  * changes only with its member's profile ('profile.edited') and goes with their account
  * ('member.deleted'); each process drops it when the relay hands it the event, and the process
  * that made the change at once.
+ *
+ * Members' ids by username are kept too: a username never changes, and it names another member
+ * only after its account was deleted ('member.deleted' drops it). Names not found are not kept, so
+ * a member who registers is found at once.
  */
 export function createMemberStubs({ reads, max }: MemberStubsDeps) {
-  const stubs = new LRUCache<string, UserStub>({ max });
-  // Stubs read while a profile change was being dropped may predate it: those are used, not kept.
-  let changes = 0;
+  const stubs = keptUntilChanged(new LRUCache<string, UserStub>({ max }));
+  const ids = keptUntilChanged(new LRUCache<string, { id: string }>({ max }));
 
-  function forget(userId: string): void {
-    changes += 1;
-    stubs.delete(userId);
+  function forgetMember(userId: string): void {
+    stubs.forget(userId);
+    ids.forgetWhere((member) => member.id === userId);
   }
 
   return {
     /** The stubs of the members among `ids` that exist, in the order of `ids`. */
-    async of(ids: readonly string[]): Promise<UserStub[]> {
+    async of(memberIds: readonly string[]): Promise<UserStub[]> {
       // Taken before the read: the cache may drop any of them meanwhile.
-      const cached = ids.map((id) => stubs.get(id));
-      const missing = ids.filter((_, index) => cached[index] === undefined);
+      const cached = memberIds.map((id) => stubs.get(id));
+      const missing = memberIds.filter((_, index) => cached[index] === undefined);
       const read = new Map<string, UserStub>();
       if (missing.length > 0) {
-        const before = changes;
+        const mark = stubs.mark();
         for (const row of await stubsAmong(reads, idListValue(reads, missing))) {
-          const stub = toUserStub(row);
-          read.set(row.id, withJson(stub, JSON.stringify(stub)));
+          const plain = toUserStub(row);
+          const stub = withJson(plain, JSON.stringify(plain));
+          read.set(row.id, stub);
+          stubs.keep(mark, row.id, stub);
         }
-        if (changes === before) for (const [id, stub] of read) stubs.set(id, stub);
       }
       const found: UserStub[] = [];
-      ids.forEach((id, index) => {
+      memberIds.forEach((id, index) => {
         const stub = cached[index] ?? read.get(id);
         if (stub) found.push(stub);
       });
       return found;
     },
-    forget,
+    /** The id of the member named `username` (any case), or null when there is none. */
+    async idOf(username: string): Promise<string | null> {
+      const name = username.toLowerCase();
+      const kept = ids.get(name);
+      if (kept) return kept.id;
+      const mark = ids.mark();
+      const id = await findUserIdByUsername(reads, name);
+      if (id === undefined) return null;
+      ids.keep(mark, name, { id });
+      return id;
+    },
+    /** Drops what is kept of a member whose profile changed. */
+    forget: stubs.forget,
+    /** Drops all that is kept of a member whose account was deleted. */
+    forgetMember,
     /** For relay.listen: drops the stubs of members whose profile changed or who left. */
     listener: (events: readonly PublishedEvent[]): void => {
       for (const event of events) {
-        if (event.type === 'profile.edited' || event.type === 'member.deleted') {
-          forget(event.payload.userId);
-        }
+        if (event.type === 'profile.edited') stubs.forget(event.payload.userId);
+        else if (event.type === 'member.deleted') forgetMember(event.payload.userId);
       }
     },
   };

@@ -46,7 +46,7 @@ export interface UsersServiceDeps {
   /** Blocks keep members apart: no follow, no profile, no place in search or suggestions. */
   hidden: Pick<HiddenMembers, 'relationsOf' | 'blockedFor' | 'isBlockedEitherWay'>;
   /** Members as other records list them (followers, following). */
-  stubs: Pick<MemberStubs, 'of' | 'forget'>;
+  stubs: Pick<MemberStubs, 'of' | 'idOf' | 'forget' | 'forgetMember'>;
 }
 
 /**
@@ -202,8 +202,11 @@ export function createUsersService({
     },
 
     /** The member's id, regardless of the name's case; null when there is no such member. */
-    idOf: async (username: string): Promise<string | null> =>
-      (await repo.findUserIdByUsername(reads, username)) ?? null,
+    idOf: (username: string): Promise<string | null> => stubs.idOf(username),
+    /** Drops what this process keeps of a member whose account was just deleted. */
+    forgetMember: (userId: string): void => {
+      stubs.forgetMember(userId);
+    },
 
     /** The members named (lower-cased usernames), read in the caller's transaction. */
     namedMembers: async (trx: Db, lowerNames: readonly string[]) =>
