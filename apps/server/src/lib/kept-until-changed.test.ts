@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { describe, expect, it } from 'vitest';
-import { keptUntilChanged } from './kept-until-changed';
+import { keptByKeyUntilChanged, keptUntilChanged } from './kept-until-changed';
 
 const fresh = () => keptUntilChanged(new LRUCache<string, { owner: string }>({ max: 10 }));
 
@@ -38,5 +38,45 @@ describe('keptUntilChanged', () => {
     ]);
     kept.forgetAll();
     expect(kept.get('b')).toBeUndefined();
+  });
+});
+
+describe('keptByKeyUntilChanged', () => {
+  const fresh = (recentKeys?: number) =>
+    keptByKeyUntilChanged(new LRUCache<string, { owner: string }>({ max: 10 }), recentKeys);
+
+  it('keeps a value read while other keys were dropped', () => {
+    const kept = fresh();
+    const mark = kept.mark();
+    kept.forget('other');
+    kept.keep(mark, 'a', { owner: 'ada' });
+    expect(kept.get('a')).toEqual({ owner: 'ada' });
+  });
+
+  it('does not keep a value read while its key was dropped', () => {
+    const kept = fresh();
+    const mark = kept.mark();
+    kept.forget('a');
+    kept.keep(mark, 'a', { owner: 'ada' });
+    expect(kept.get('a')).toBeUndefined();
+  });
+
+  it('does not keep an older read once a newer one of the same key was kept', () => {
+    const kept = fresh();
+    const older = kept.mark();
+    kept.forget('a');
+    const newer = kept.mark();
+    kept.keep(newer, 'a', { owner: 'new' });
+    kept.keep(older, 'a', { owner: 'old' });
+    expect(kept.get('a')).toEqual({ owner: 'new' });
+  });
+
+  it('keeps a value read after its key last changed', () => {
+    const kept = fresh();
+    kept.forget('a');
+    kept.keep(kept.mark(), 'a', { owner: 'ada' });
+    expect(kept.get('a')).toEqual({ owner: 'ada' });
+    kept.forget('a');
+    expect(kept.get('a')).toBeUndefined();
   });
 });

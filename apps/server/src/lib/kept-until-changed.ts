@@ -1,4 +1,4 @@
-import type { LRUCache } from 'lru-cache';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Values read from the database and kept in `cache` until a change drops them (an event, or the
@@ -30,6 +30,35 @@ export function keptUntilChanged<Value extends object>(cache: LRUCache<string, V
     forgetWhere: (test: (value: Value) => boolean): void => {
       dropped();
       for (const [key, value] of cache.entries()) if (test(value)) cache.delete(key);
+    },
+  };
+}
+
+/**
+ * As keptUntilChanged, for values that each change alone (a member's likes, their blocks): a change
+ * drops its key's value and spoils only reads of that key, so values keep being kept while other
+ * keys change all the time. A read's `mark` is a count of every drop so far; `keep` compares it
+ * with when its key last changed. Those times are remembered for the `recentKeys` keys changed
+ * last: a read that outlasts that many other keys' changes is taken as unchanged.
+ */
+export function keptByKeyUntilChanged<Value extends object>(
+  cache: LRUCache<string, Value>,
+  recentKeys = 50_000,
+) {
+  let drops = 0;
+  const changedAt = new LRUCache<string, number>({ max: recentKeys });
+  return {
+    get: (key: string): Value | undefined => cache.get(key),
+    /** Where the drops stand, before a read whose value `keep` may keep. */
+    mark: (): number => drops,
+    /** Keeps `value`, unless its key was dropped since `mark`. */
+    keep: (mark: number, key: string, value: Value): void => {
+      if ((changedAt.peek(key) ?? 0) <= mark) cache.set(key, value);
+    },
+    forget: (key: string): void => {
+      drops += 1;
+      changedAt.set(key, drops);
+      cache.delete(key);
     },
   };
 }

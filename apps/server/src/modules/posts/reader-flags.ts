@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { idListValue, sqlBoolean } from '../../db/dialect';
 import type { Database } from '../../db/schema';
+import { keptByKeyUntilChanged } from '../../lib/kept-until-changed';
 import { bookmarkedPostIds, flagsAmong, likedPostIds } from './posts.repository';
 
 type Db = Kysely<Database>;
@@ -35,22 +36,21 @@ const NONE: Flags = { liked: false, bookmarked: false };
  * relay hands them the event. Members with very many marks are asked per page instead.
  */
 export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDeps) {
-  const marks = new LRUCache<string, Marks>({
-    maxSize: maxIds,
-    sizeCalculation: (entry) => Math.max(1, entry.liked.size + entry.bookmarked.size),
-  });
+  const marks = keptByKeyUntilChanged(
+    new LRUCache<string, Marks>({
+      maxSize: maxIds,
+      sizeCalculation: (entry) => Math.max(1, entry.liked.size + entry.bookmarked.size),
+    }),
+  );
   const tooMany = new LRUCache<string, true>({ max: 10_000 });
-  // Marks read while a change of that member was being dropped may predate it: not kept.
-  const changes = new LRUCache<string, number>({ max: 50_000 });
 
   function forget(userId: string): void {
-    marks.delete(userId);
+    marks.forget(userId);
     tooMany.delete(userId);
-    changes.set(userId, (changes.get(userId) ?? 0) + 1);
   }
 
   async function load(userId: string): Promise<Marks | null> {
-    const before = changes.get(userId) ?? 0;
+    const mark = marks.mark();
     const [liked, bookmarked] = await Promise.all([
       likedPostIds(reads, userId, maxPerMember + 1),
       bookmarkedPostIds(reads, userId, maxPerMember + 1),
@@ -63,10 +63,7 @@ export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDe
       liked: new Set(liked.map((row) => row.post_id)),
       bookmarked: new Set(bookmarked.map((row) => row.post_id)),
     };
-    if ((changes.get(userId) ?? 0) === before) {
-      changes.delete(userId);
-      marks.set(userId, loaded);
-    }
+    marks.keep(mark, userId, loaded);
     return loaded;
   }
 

@@ -2,6 +2,7 @@ import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema';
+import { keptByKeyUntilChanged } from '../../lib/kept-until-changed';
 import * as repo from './safety.repository';
 
 type Db = Kysely<Database>;
@@ -64,22 +65,13 @@ function relationsFrom(rows: readonly repo.RelationRow[]): Relations {
  * not cross a block (follow, like, comment…) ask the database in their transaction instead.
  */
 export function createHiddenMembers({ reads, max }: HiddenMembersDeps) {
-  const cache = new LRUCache<string, Relations>({ max });
-  // Relations read while a change of that member was being dropped may predate it: not kept.
-  const changes = new LRUCache<string, number>({ max: 50_000 });
-
-  function forget(userId: string): void {
-    cache.delete(userId);
-    changes.set(userId, (changes.get(userId) ?? 0) + 1);
-  }
+  const cache = keptByKeyUntilChanged(new LRUCache<string, Relations>({ max }));
+  const forget = cache.forget;
 
   async function load(viewerId: string): Promise<Relations> {
-    const before = changes.get(viewerId) ?? 0;
+    const mark = cache.mark();
     const relations = relationsFrom(await repo.relationsOf(reads, viewerId));
-    if ((changes.get(viewerId) ?? 0) === before) {
-      changes.delete(viewerId);
-      cache.set(viewerId, relations);
-    }
+    cache.keep(mark, viewerId, relations);
     return relations;
   }
 
