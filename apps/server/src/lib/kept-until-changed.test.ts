@@ -42,8 +42,7 @@ describe('keptUntilChanged', () => {
 });
 
 describe('keptByKeyUntilChanged', () => {
-  const fresh = (recentKeys?: number) =>
-    keptByKeyUntilChanged(new LRUCache<string, { owner: string }>({ max: 10 }), recentKeys);
+  const fresh = () => keptByKeyUntilChanged(new LRUCache<string, { owner: string }>({ max: 10 }));
 
   it('keeps a value read while other keys were dropped', () => {
     const kept = fresh();

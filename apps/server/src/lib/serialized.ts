@@ -51,7 +51,7 @@ export function extended<Value extends object, Key extends string, Addition>(
     !/^\d+$/.test(key);
   const additionJson = writable ? partJson(addition) : undefined;
   if (additionJson === undefined) return copy;
-  const json = registered(value) ?? JSON.stringify(value);
+  const json = jsonOf(value) ?? '{}';
   const separator = json === '{}' ? '' : ',';
   return withJson(copy, `${json.slice(0, -1)}${separator}${JSON.stringify(key)}:${additionJson}}`);
 }
@@ -72,9 +72,7 @@ function holdsKnown(value: unknown): boolean {
 }
 
 function partJson(value: unknown): string | undefined {
-  if (!Array.isArray(value)) {
-    return registered(value) ?? stringify(value);
-  }
+  if (!Array.isArray(value)) return jsonOf(value);
   let json = '[';
   for (let i = 0; i < value.length; i += 1) {
     const item: unknown = value[i];
