@@ -40,7 +40,7 @@ import { inputGuard } from './plugins/input-guard';
 import { readRetry } from './plugins/read-retry';
 import { securityHeaders } from './plugins/security-headers';
 import { webPlugin } from './plugins/web';
-import { stringifyAnswer } from './lib/serialized';
+import { answerJson } from './lib/serialized';
 import { createServices, type Services } from './services';
 
 declare module 'fastify' {
@@ -136,7 +136,9 @@ export async function buildApp(
   await app.register(
     async (api) => {
       // API answers are personal (token or session cookie) and change with every write.
-      api.setReplySerializer(stringifyAnswer);
+      // Fastify sends a serializer's Buffer as it is (reply.js takes a string or a Buffer); its
+      // type names only the string.
+      api.setReplySerializer(answerJson as (payload: unknown) => string);
       api.addHook('onSend', async (_request, reply) => {
         if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
       });

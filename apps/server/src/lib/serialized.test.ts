@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { extended, stringifyAnswer, withJson } from './serialized';
+import { answerJson, extended, jsonOf, ownCopy, withJson } from './serialized';
+
+/** The answer as text, whether it was written as a string or as bytes. */
+const stringifyAnswer = (payload: unknown) => String(answerJson(payload));
 
 describe('stringifyAnswer', () => {
   it('writes what JSON.stringify writes when nothing was serialized ahead', () => {
@@ -70,5 +73,43 @@ describe('stringifyAnswer', () => {
       extended(withJson({ id: 'd' }, '{"id":"D"}'), 'gone', undefined),
     ];
     for (const value of cases) expect(stringifyAnswer({ value })).toBe(JSON.stringify({ value }));
+  });
+
+  it('joins parts kept as bytes into the answer as UTF-8, with the strings around them', () => {
+    const post = withJson({ id: 'a', text: 'hé 🐦' }, [
+      Buffer.from('{"id":"a",'),
+      '"text":',
+      Buffer.from('"hé 🐦"}'),
+    ]);
+    const page = { posts: [post, { id: 'ü' }, post], nextCursor: 'ç' };
+    const answer = answerJson(page);
+    expect(Buffer.isBuffer(answer)).toBe(true);
+    expect(answer.toString()).toBe(JSON.stringify(page));
+    expect(String(answerJson(post))).toBe(JSON.stringify(post));
+    expect(jsonOf(post)).toBe(JSON.stringify(post));
+    // Without bytes an answer stays one string.
+    expect(typeof answerJson({ posts: [withJson({ id: 'b' }, '{"id":"b"}')] })).toBe('string');
+  });
+
+  it('extends a value kept as bytes, ending with them or with a string', () => {
+    const endsInBytes = withJson({ id: 'a' }, ['{"id":', Buffer.from('"a"}')]);
+    const endsInText = withJson({ id: 'b' }, [Buffer.from('{"id":'), '"b"}']);
+    const comment = withJson({ text: 'ok' }, [Buffer.from('{"text":"ok"}')]);
+    for (const value of [endsInBytes, endsInText]) {
+      const copy = extended(value, 'comments', [comment, { text: '✓' }]);
+      expect(stringifyAnswer({ posts: [copy] })).toBe(JSON.stringify({ posts: [copy] }));
+      expect(stringifyAnswer(extended(copy, 'more', 'x'))).toBe(
+        JSON.stringify({ ...copy, more: 'x' }),
+      );
+    }
+  });
+
+  it('copies bytes to keep into a buffer of their own', () => {
+    const pooled = [Buffer.from('{"emoji":'), Buffer.from('"🐦"}')];
+    expect(pooled[0]?.buffer.byteLength).toBeGreaterThan(pooled[0]?.length ?? 0);
+    const bytes = ownCopy(pooled);
+    expect(bytes.toString()).toBe('{"emoji":"🐦"}');
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
   });
 });

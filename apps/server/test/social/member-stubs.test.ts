@@ -7,9 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
 import { newId } from '../../src/lib/ids';
-import { stringifyAnswer } from '../../src/lib/serialized';
+import { answerJson } from '../../src/lib/serialized';
 import { createMemberStubs } from '../../src/modules/users/member-stubs';
 import { createTestDatabase, type TestDatabase } from '../test-database';
+
+/** The answer as text, whether it was written as a string or as bytes. */
+const stringifyAnswer = (payload: unknown) => String(answerJson(payload));
 
 let dataDir: string;
 let database: TestDatabase;

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { idListValue } from '../../db/dialect';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
 import type { Database } from '../../db/schema';
-import { faceOf, type PostFace } from './posts.mapper';
+import { faceOf, keptFace, type PostFace } from './posts.mapper';
 import { postsAmong, postsAtRows, type PostRecord } from './posts.repository';
 
 type Db = Kysely<Database>;
@@ -124,7 +124,7 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
       for (const face of faces) {
         const id = face.card.id;
         found.set(id, face);
-        if (seen.met(id)) cards.keep(mark, id, face);
+        if (seen.met(id)) cards.keep(mark, id, keptFace(face));
       }
       return found;
     },

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyAnswer, withJson } from '../../lib/serialized';
-import { faceOf, faceToPost } from './posts.mapper';
+import { answerJson, withJson } from '../../lib/serialized';
+import { faceOf, faceToPost, keptFace } from './posts.mapper';
 import type { UserStub } from '@perch/contract';
 import type { PostRecord } from './posts.repository';
+
+/** The answer as text, whether it was written as a string or as bytes. */
+const stringifyAnswer = (payload: unknown) => String(answerJson(payload));
 
 const card: PostRecord = {
   id: '01JD0000000000000000000000',
@@ -90,6 +93,11 @@ describe("a post's serialized JSON", () => {
       );
       expect(JSON.parse(stringifyAnswer(post))).toEqual(plain);
       expect(stringifyAnswer(faceToPost(faceOf(row, author), liked, bookmarked, reader))).toBe(
+        stringifyAnswer(post),
+      );
+      const kept = keptFace(faceOf(row, keptAuthor));
+      expect(kept.jsonHead.buffer.byteLength).toBe(kept.jsonHead.length + kept.jsonMiddle.length);
+      expect(stringifyAnswer(faceToPost(kept, liked, bookmarked, reader))).toBe(
         stringifyAnswer(post),
       );
     });
