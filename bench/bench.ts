@@ -33,7 +33,14 @@ import {
   secretFileOf,
 } from './lib/instance';
 import { figures, fire, mb, type Request, type Scenario, type ScenarioResult } from './lib/load';
-import { freePort, memoryOf, settle, startServer, type RunningServer } from './lib/proc';
+import {
+  cpuSecondsOf,
+  freePort,
+  memoryOf,
+  settle,
+  startServer,
+  type RunningServer,
+} from './lib/proc';
 import { Prng } from './lib/prng';
 import { failed, printReport } from './report';
 import { auth, createLoad, type WriteLog } from './scenarios';
@@ -190,9 +197,11 @@ async function runScenario(
     await fireFor(server.url, scenario.requests(), LATENCY_CONNECTIONS, warmupSeconds);
     await settle(server.url, healthPath);
   }
+  const cpuBefore = cpuSecondsOf(server.pid);
   const throughput = figures(
     await fireFor(server.url, scenario.requests(), THROUGHPUT_CONNECTIONS, throughputSeconds),
   );
+  const cpuAfter = cpuSecondsOf(server.pid);
   await settle(server.url, healthPath);
   const latency = figures(
     await fireFor(server.url, scenario.requests(), LATENCY_CONNECTIONS, latencySeconds),
@@ -211,10 +220,14 @@ async function runScenario(
     throughput,
     latency,
     rssMB: memory ? mb(memory.rss) : null,
+    cpuUsPerRequest:
+      cpuBefore === null || cpuAfter === null || throughput.requests === 0
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) / throughput.requests) * 1e6),
     sampleFailure: writes.failures.get(scenario.name) ?? null,
   };
   log(
-    `  ${scenario.name.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
+    `  ${scenario.name.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  CPU ${String(result.cpuUsPerRequest ?? '-').padStart(5)} µs/req  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
   );
   return result;
 }

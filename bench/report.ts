@@ -45,7 +45,7 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
 
 function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | null): string[] {
   const table: string[][] = [
-    ['scenario', 'req/s', '× base', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+    ['scenario', 'req/s', '× base', 'p50 ms', 'p99 ms', 'CPU µs/req', 'errors', 'non-2xx'],
   ];
   for (const r of baseline ? [baseline, ...results] : results) {
     table.push([
@@ -54,6 +54,7 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
       r.ratio.toFixed(3),
       String(r.p50),
       String(r.p99),
+      r.cpuUsPerRequest === null ? '-' : String(r.cpuUsPerRequest),
       String(r.errors),
       String(r.non2xx),
     ]);
@@ -147,6 +148,7 @@ export function printReport(run: RunReport, log: (line?: string) => void): void 
       p50At50: r.throughput.p50,
       p99At50: r.throughput.p99,
       rssMB: r.rssMB,
+      cpuUsPerRequest: r.cpuUsPerRequest,
     })),
     server,
     inProcess: inProcess?.timings ?? null,

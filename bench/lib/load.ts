@@ -33,6 +33,8 @@ export interface ScenarioResult {
   throughput: RunFigures;
   latency: RunFigures;
   rssMB: number | null;
+  /** The server's CPU time per request answered in the throughput run, in µs. */
+  cpuUsPerRequest: number | null;
   sampleFailure: string | null;
 }
 

@@ -61,6 +61,27 @@ export function memoryOf(pid: number): { rss: number; peak: number } | null {
   }
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux's supported platforms). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user and system) a process and all its descendants have used so far; null once it
+ * is gone. Steadier than throughput on a machine shared with other work: the load generator's
+ * share of the cores does not enter it.
+ */
+export function cpuSecondsOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    let seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    for (const child of childrenOf(pid)) seconds += cpuSecondsOf(child) ?? 0;
+    return seconds;
+  } catch {
+    return null;
+  }
+}
+
 export interface RunningServer {
   name: string;
   url: string;
