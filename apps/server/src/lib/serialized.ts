@@ -88,16 +88,26 @@ function addJson(parts: JsonPart[], value: unknown): boolean {
   return true;
 }
 
+const keptAsBytes = (value: unknown) => {
+  const known = registered(value);
+  return known !== undefined && typeof known !== 'string';
+};
+
+// Punctuation between items kept as bytes: as strings, each would be measured and encoded apart.
+const GLUE_BYTES = { open: Buffer.from('['), comma: Buffer.from(','), close: Buffer.from(']') };
+const GLUE_TEXT = { open: '[', comma: ',', close: ']' };
+
 /** Adds a property's JSON, using its array items' registered JSON; false if it has none. */
 function addPart(parts: JsonPart[], value: unknown): boolean {
   if (!Array.isArray(value)) return addJson(parts, value);
-  parts.push('[');
+  const glue = value.some(keptAsBytes) ? GLUE_BYTES : GLUE_TEXT;
+  parts.push(glue.open);
   for (let i = 0; i < value.length; i += 1) {
-    if (i > 0) parts.push(',');
+    if (i > 0) parts.push(glue.comma);
     // In an array, JSON.stringify writes null for what it cannot write.
     if (!addJson(parts, value[i])) parts.push('null');
   }
-  parts.push(']');
+  parts.push(glue.close);
   return true;
 }
 

@@ -26,12 +26,25 @@ export interface PostFace {
   card: PostRecord;
   shared: SharedPart;
   /**
-   * The post's JSON as UTF-8, up to the reader's `likedBy` array, and from it to `likedByViewer`'s
-   * value (two views of one buffer).
+   * The post's JSON as UTF-8, as a reader who neither liked nor bookmarked it sees it. The parts
+   * around the reader's own (their `likedBy` entry, their flags) are ranges of it.
    */
-  jsonHead: Buffer;
-  jsonMiddle: Buffer;
+  json: Buffer;
+  /** Where the `likedBy` array starts. */
+  likedByAt: number;
+  /** Where `likedByViewer`'s value starts. */
+  flagsAt: number;
 }
+
+const NOBODY = Buffer.from('[]');
+/** The JSON after `likedByViewer`'s key, one for each pair of flags. */
+const tailOf = (liked: boolean, bookmarked: boolean) =>
+  Buffer.from(`${liked},"bookmarkedByViewer":${bookmarked}}`);
+const TAILS = {
+  liked: { bookmarked: tailOf(true, true), not: tailOf(true, false) },
+  not: { bookmarked: tailOf(false, true), not: tailOf(false, false) },
+};
+const UNFLAGGED = TAILS.not.not;
 
 /**
  * The face of a post by `author` (a kept member stub, shared by their cards). Its JSON is written
@@ -85,37 +98,21 @@ export function faceOf(card: PostRecord, author: UserStub): PostFace {
     ',"likedBy":',
   ].join('');
   const middle = `,"dislikedBy":[]},"commentCount":${JSON.stringify(card.comment_count)},"likedByViewer":`;
-  const headLength = Buffer.byteLength(head);
+  const likedByAt = Buffer.byteLength(head);
+  const flagsAt = likedByAt + NOBODY.length + Buffer.byteLength(middle);
   // From Node's shared pool, cheaper than memory of its own for the many faces read only once.
-  const bytes = Buffer.allocUnsafe(headLength + Buffer.byteLength(middle));
-  bytes.write(head);
-  bytes.write(middle, headLength);
-  return withBytes(card, shared, bytes, headLength);
-}
-
-function withBytes(card: PostRecord, shared: SharedPart, bytes: Buffer, headLength: number) {
-  return {
-    card,
-    shared,
-    jsonHead: bytes.subarray(0, headLength),
-    jsonMiddle: bytes.subarray(headLength),
-  };
+  const json = Buffer.allocUnsafe(flagsAt + UNFLAGGED.length);
+  json.write(head);
+  NOBODY.copy(json, likedByAt);
+  json.write(middle, likedByAt + NOBODY.length);
+  UNFLAGGED.copy(json, flagsAt);
+  return { card, shared, json, likedByAt, flagsAt };
 }
 
 /** The face to keep: its JSON copied out of the shared pool (see `ownCopy`). */
 export function keptFace(face: PostFace): PostFace {
-  const bytes = ownCopy([face.jsonHead, face.jsonMiddle]);
-  return withBytes(face.card, face.shared, bytes, face.jsonHead.length);
+  return { ...face, json: ownCopy([face.json]) };
 }
-
-const NOBODY = Buffer.from('[]');
-/** The JSON after `likedByViewer`'s key, one for each pair of flags. */
-const tailOf = (liked: boolean, bookmarked: boolean) =>
-  Buffer.from(`${liked},"bookmarkedByViewer":${bookmarked}}`);
-const TAILS = {
-  liked: { bookmarked: tailOf(true, true), not: tailOf(true, false) },
-  not: { bookmarked: tailOf(false, true), not: tailOf(false, false) },
-};
 
 // The reader's own likedBy entry, written once per reader rather than once per liked post.
 let lastReader = { id: '', username: '' };
@@ -162,10 +159,12 @@ export function faceToPost(
     likedByViewer: liked,
     bookmarkedByViewer: bookmarked,
   };
+  if (!liked && !bookmarked) return withJson(post, [face.json]);
+  const { json, likedByAt, flagsAt } = face;
   return withJson(post, [
-    face.jsonHead,
+    json.subarray(0, likedByAt),
     liked ? likedByJsonOf(viewer) : NOBODY,
-    face.jsonMiddle,
+    json.subarray(likedByAt + NOBODY.length, flagsAt),
     TAILS[liked ? 'liked' : 'not'][bookmarked ? 'bookmarked' : 'not'],
   ]);
 }
