@@ -38,19 +38,13 @@ export function withJson<Value extends object>(value: Value, json: KeptJson): Va
 }
 
 /**
- * The bytes joined in memory of their own, for a cache to keep: a small buffer is a slice of Node's
+ * The bytes in memory of their own, for a cache to keep: a small buffer is a slice of Node's
  * shared 8 KB pool, which stays whole for as long as any slice of it is kept.
  */
-export function ownCopy(parts: readonly Uint8Array[]): Buffer {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const bytes = Buffer.allocUnsafeSlow(length);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
+export function ownCopy(bytes: Uint8Array): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  copy.set(bytes);
+  return copy;
 }
 
 function textOf(parts: readonly JsonPart[]): string {

@@ -111,7 +111,7 @@ export function faceOf(card: PostRecord, author: UserStub): PostFace {
 
 /** The face to keep: its JSON copied out of the shared pool (see `ownCopy`). */
 export function keptFace(face: PostFace): PostFace {
-  return { ...face, json: ownCopy([face.json]) };
+  return { ...face, json: ownCopy(face.json) };
 }
 
 // The reader's own likedBy entry, written once per reader rather than once per liked post.
