@@ -104,6 +104,7 @@ export function createServices({
     entities,
     hidden,
     idempotency,
+    authors: stubs,
   });
   const discovery = createDiscoveryService({
     db,

@@ -8,7 +8,7 @@ import {
 } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type Member } from '../factories';
-import { createTestApp, type TestApp } from '../helpers';
+import { call, createTestApp, type TestApp } from '../helpers';
 import {
   MINIMAL,
   UNKNOWN_ID,
@@ -25,6 +25,7 @@ import {
   keysOf,
   listComments,
   pause,
+  uploadImage,
   walk,
 } from './social-helpers';
 
@@ -74,6 +75,39 @@ describe('POST /api/comments/add/{postId}', () => {
     expect(keysOf(minimal)).toEqual(['comment', 'post']);
     expect(minimalBody.post.commentCount).toBe(2);
     expect((await fetchPost(t.app, post._id)).commentCount).toBe(2);
+  });
+
+  it("answers the comment as it then reads, with its entities and its author's current profile", async () => {
+    const member = await createMember(t.app, { firstName: 'Before', lastName: 'Edit' });
+    const post = await createPost(t.app, author.token, 'what reads back');
+    const edited = await call(t.app, {
+      method: 'POST',
+      url: '/api/users/edit',
+      token: member.token,
+      payload: {
+        userData: {
+          firstName: 'After',
+          lastName: 'Edit',
+          avatarURL: await uploadImage(t.app, member.token, 'avatar'),
+        },
+      },
+    });
+    expect(edited.statusCode).toBe(200);
+    const text = `hey @${author.user.username} about #perch 💬`;
+    const answered = bodyOf(
+      commentMutationResponseSchema,
+      await commentRequest(t.app, member.token, post._id, text, MINIMAL),
+      201,
+    ).comment;
+    const listed = bodyOf(
+      commentPageSchema,
+      await listComments(t.app, post._id, member.token),
+      200,
+    );
+    expect(answered).toEqual(listed.comments.find((comment) => comment.id === answered.id));
+    expect(answered).toMatchObject({ firstName: 'After', text });
+    expect(answered.avatarURL).not.toBeNull();
+    expect(answered.entities.length).toBeGreaterThan(0);
   });
 
   it('accepts 1,000 characters, counted as code points, and refuses blank or longer text', async () => {

@@ -217,17 +217,17 @@ const commentInsert = compiledCommand(
     }),
 );
 
-export async function insertComment(
-  db: Db,
-  comment: {
-    id: string;
-    post_id: string;
-    user_id: string;
-    text: string;
-    entities: string | null;
-    created_at: number;
-  },
-): Promise<void> {
+/** A comment as it is first written. */
+export interface NewComment {
+  id: string;
+  post_id: string;
+  user_id: string;
+  text: string;
+  entities: string | null;
+  created_at: number;
+}
+
+export async function insertComment(db: Db, comment: NewComment): Promise<void> {
   await commentInsert(
     db,
     comment.id,
