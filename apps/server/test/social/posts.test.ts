@@ -97,6 +97,39 @@ describe('POST /api/posts', () => {
     expect(after.postsCount).toBe(before.postsCount + 1);
   });
 
+  it("answers the post as it then reads, with its entities, image and its author's current profile", async () => {
+    const member = await createMember(t.app, { firstName: 'Before', lastName: 'Edit' });
+    const edited = await call(t.app, {
+      method: 'POST',
+      url: '/api/users/edit',
+      token: member.token,
+      payload: {
+        userData: {
+          firstName: 'After',
+          lastName: 'Edit',
+          avatarURL: await uploadImage(t.app, member.token, 'avatar'),
+        },
+      },
+    });
+    expect(edited.statusCode).toBe(200);
+    const content = `hi @${author.user.username}, see #perch 🐦`;
+    const mediaURL = await uploadImage(t.app, member.token);
+    const response = await postRequest(
+      t.app,
+      member.token,
+      { content, mediaURL, mediaAlt: 'a bird' },
+      MINIMAL,
+    );
+    const { post } = bodyOf(postMutationResponseSchema, response, 201);
+    const { comments, ...read } = await fetchPost(t.app, post._id, member.token);
+    expect(comments).toEqual([]);
+    expect(post).toEqual(read);
+    expect(post).toMatchObject({ content, mediaURL, mediaAlt: 'a bird', commentCount: 0 });
+    expect(post.author).toMatchObject({ firstName: 'After', username: member.user.username });
+    expect(post.author.avatarURL).not.toBeNull();
+    expect(post.entities.length).toBeGreaterThan(0);
+  });
+
   it('answers only the post with Prefer: return=minimal', async () => {
     const response = await postRequest(t.app, author.token, { content: 'minimal' }, MINIMAL);
     const body = bodyOf(postMutationResponseSchema, response, 201);

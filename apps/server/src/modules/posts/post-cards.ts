@@ -128,6 +128,14 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
       }
       return found;
     },
+    /**
+     * The face of a post just written, from its row as written and its author's kept stub
+     * (undefined if the author is gone). Not kept: a post is kept on its second read, as any.
+     */
+    async written(post: PostRecord): Promise<PostFace | undefined> {
+      const [face] = await facesOf([post]);
+      return face;
+    },
     forget: cards.forget,
     /** Drops every card (after a member's account was deleted). */
     forgetAll: cards.forgetAll,

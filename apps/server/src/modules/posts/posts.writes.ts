@@ -30,18 +30,18 @@ const postInsert = compiledCommand(
     }),
 );
 
-export async function insertPost(
-  db: Db,
-  post: {
-    id: string;
-    user_id: string;
-    content: string;
-    entities: string | null;
-    media_url: string | null;
-    media_alt: string | null;
-    created_at: number;
-  },
-): Promise<void> {
+/** A post as it is first written. */
+export interface NewPost {
+  id: string;
+  user_id: string;
+  content: string;
+  entities: string | null;
+  media_url: string | null;
+  media_alt: string | null;
+  created_at: number;
+}
+
+export async function insertPost(db: Db, post: NewPost): Promise<void> {
   await postInsert(
     db,
     post.id,
