@@ -37,6 +37,7 @@ import {
   cpuSecondsOf,
   freePort,
   memoryOf,
+  serverNodeFlags,
   settle,
   startServer,
   type RunningServer,
@@ -348,8 +349,9 @@ async function runPerch(
   baselineRps: number,
 ): Promise<PerchFigures> {
   const { members, everyone } = prepared;
+  const nodeFlags = serverNodeFlags(ROOT);
   log();
-  log('Perch (node apps/server/dist/server.js):');
+  log(`Perch (node ${[...nodeFlags, 'apps/server/dist/server.js'].join(' ')}):`);
   const port = await freePort();
   const step = performance.now();
   const perch = await startServer({
@@ -358,6 +360,7 @@ async function runPerch(
     // --profile DIR: the server writes a V8 CPU profile there when it stops (NODE_OPTIONS may not
     // carry --cpu-prof).
     args: [
+      ...nodeFlags,
       ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []),
       path.join(ROOT, 'apps/server/dist/server.js'),
     ],

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 
 export const sleep = (ms: number) =>
   new Promise<void>((resolve) => {
@@ -178,4 +179,15 @@ export async function settle(url: string, path: string, timeoutMs = 120_000): Pr
     quick = performance.now() - started < 20 ? quick + 1 : 0;
     if (quick < 3) await sleep(50);
   }
+}
+
+/**
+ * The flags `npm start` gives node for the server (package.json's `config.nodeFlags`), so that
+ * the benchmark measures the server as it is started.
+ */
+export function serverNodeFlags(root: string): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    config?: { nodeFlags?: string };
+  };
+  return (manifest.config?.nodeFlags ?? '').split(/\s+/).filter((flag) => flag !== '');
 }

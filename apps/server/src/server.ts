@@ -99,7 +99,9 @@ async function supervise(config: AppConfig): Promise<void> {
  * Left to itself, V8 let the heap grow to three or four times what a full collection kept before
  * collecting again (a server keeping 45 MB peaked at 360–440 MB of memory under load, 247–266 MB
  * at 15%); a fixed growth factor holds it near what is kept. V8 reads the factor at every
- * collection, so it can be set once the process runs.
+ * collection, so it can be set once the process runs. The young generation's size
+ * (--max-semi-space-size) is read only when the process starts: `npm start` passes it (see
+ * package.json's config.nodeFlags), and workers inherit it.
  */
 function limitHeapGrowth(percent: number): void {
   if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
