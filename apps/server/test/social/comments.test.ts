@@ -8,7 +8,7 @@ import {
 } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type Member } from '../factories';
-import { call, createTestApp, type TestApp } from '../helpers';
+import { createTestApp, type TestApp } from '../helpers';
 import {
   MINIMAL,
   UNKNOWN_ID,
@@ -19,6 +19,7 @@ import {
   createPost,
   deleteComment,
   editComment,
+  editProfile,
   expectError,
   fetchPost,
   idsOf,
@@ -80,19 +81,11 @@ describe('POST /api/comments/add/{postId}', () => {
   it("answers the comment as it then reads, with its entities and its author's current profile", async () => {
     const member = await createMember(t.app, { firstName: 'Before', lastName: 'Edit' });
     const post = await createPost(t.app, author.token, 'what reads back');
-    const edited = await call(t.app, {
-      method: 'POST',
-      url: '/api/users/edit',
-      token: member.token,
-      payload: {
-        userData: {
-          firstName: 'After',
-          lastName: 'Edit',
-          avatarURL: await uploadImage(t.app, member.token, 'avatar'),
-        },
-      },
+    await editProfile(t.app, member.token, {
+      firstName: 'After',
+      lastName: 'Edit',
+      avatarURL: await uploadImage(t.app, member.token, 'avatar'),
     });
-    expect(edited.statusCode).toBe(200);
     const text = `hey @${author.user.username} about #perch 💬`;
     const answered = bodyOf(
       commentMutationResponseSchema,

@@ -17,6 +17,7 @@ import {
   bookmark,
   createPost,
   deletePost,
+  editProfile,
   expectError,
   fetchPost,
   getPost,
@@ -99,19 +100,11 @@ describe('POST /api/posts', () => {
 
   it("answers the post as it then reads, with its entities, image and its author's current profile", async () => {
     const member = await createMember(t.app, { firstName: 'Before', lastName: 'Edit' });
-    const edited = await call(t.app, {
-      method: 'POST',
-      url: '/api/users/edit',
-      token: member.token,
-      payload: {
-        userData: {
-          firstName: 'After',
-          lastName: 'Edit',
-          avatarURL: await uploadImage(t.app, member.token, 'avatar'),
-        },
-      },
+    await editProfile(t.app, member.token, {
+      firstName: 'After',
+      lastName: 'Edit',
+      avatarURL: await uploadImage(t.app, member.token, 'avatar'),
     });
-    expect(edited.statusCode).toBe(200);
     const content = `hi @${author.user.username}, see #perch 🐦`;
     const mediaURL = await uploadImage(t.app, member.token);
     const response = await postRequest(

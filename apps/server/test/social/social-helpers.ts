@@ -249,6 +249,21 @@ export const deleteComment = commentWrite('delete', 'DELETE');
 export const upvote = commentWrite('upvote');
 export const downvote = commentWrite('downvote');
 
+/** Edits the member's profile (POST /api/users/edit), which must answer 200. */
+export async function editProfile(
+  app: FastifyInstance,
+  token: string,
+  userData: Record<string, unknown>,
+): Promise<void> {
+  const response = await call(app, {
+    method: 'POST',
+    url: '/api/users/edit',
+    token,
+    payload: { userData },
+  });
+  expect(response.statusCode).toBe(200);
+}
+
 export const listComments = (app: FastifyInstance, postId: string, token?: string) =>
   call(app, { method: 'GET', url: `/api/comments/${postId}`, token });
 

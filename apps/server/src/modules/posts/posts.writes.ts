@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { compiledCommand } from '../../db/compiled';
 import type { Database } from '../../db/schema';
+import type { PostRecord } from './posts.repository';
 
 type Db = Kysely<Database>;
 
@@ -30,16 +31,8 @@ const postInsert = compiledCommand(
     }),
 );
 
-/** A post as it is first written. */
-export interface NewPost {
-  id: string;
-  user_id: string;
-  content: string;
-  entities: string | null;
-  media_url: string | null;
-  media_alt: string | null;
-  created_at: number;
-}
+/** A post as it is first written: no likes or comments yet, and never edited. */
+export type NewPost = Omit<PostRecord, 'like_count' | 'comment_count' | 'updated_at'>;
 
 export async function insertPost(db: Db, post: NewPost): Promise<void> {
   await postInsert(
