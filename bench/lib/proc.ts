@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import path from 'node:path';
+import { join } from 'node:path';
 
 export const sleep = (ms: number) =>
   new Promise<void>((resolve) => {
@@ -186,7 +186,7 @@ export async function settle(url: string, path: string, timeoutMs = 120_000): Pr
  * the benchmark measures the server as it is started.
  */
 export function serverNodeFlags(root: string): string[] {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     config?: { nodeFlags?: string };
   };
   return (manifest.config?.nodeFlags ?? '').split(/\s+/).filter((flag) => flag !== '');

@@ -34,6 +34,14 @@ const postInsert = compiledCommand(
 /** A post as it is first written: no likes or comments yet, and never edited. */
 export type NewPost = Omit<PostRecord, 'like_count' | 'comment_count' | 'updated_at'>;
 
+/** The record of a post as insertPost writes it. */
+export const writtenRecord = (post: NewPost): PostRecord => ({
+  ...post,
+  like_count: 0,
+  comment_count: 0,
+  updated_at: post.created_at,
+});
+
 export async function insertPost(db: Db, post: NewPost): Promise<void> {
   await postInsert(
     db,
