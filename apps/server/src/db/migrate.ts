@@ -17,6 +17,7 @@ import * as memberNamePairs from './migrations/0015_member_name_pairs';
 import * as pulledAuthors from './migrations/0016_pulled_authors';
 import * as memberNameTriples from './migrations/0017_member_name_triples';
 import * as outboxIdsAtCommit from './migrations/0018_outbox_ids_at_commit';
+import * as postsByAuthor from './migrations/0019_posts_by_author';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0016_pulled_authors': pulledAuthors,
   '0017_member_name_triples': memberNameTriples,
   '0018_outbox_ids_at_commit': outboxIdsAtCommit,
+  '0019_posts_by_author': postsByAuthor,
 };
 
 const provider: MigrationProvider = {

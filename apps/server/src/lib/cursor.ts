@@ -52,8 +52,15 @@ export function pageOf<Row>(
   limit: number,
   cursorOf: (last: Row) => CursorValue[],
 ): { items: Row[]; nextCursor: string | null } {
-  if (rows.length <= limit) return { items: rows, nextCursor: null };
-  const items = rows.slice(0, limit);
+  return pageEnding(rows.slice(0, limit), rows.length > limit, cursorOf);
+}
+
+/** A page already cut to its size; `more` tells whether another page follows it. */
+export function pageEnding<Row>(
+  items: Row[],
+  more: boolean,
+  cursorOf: (last: Row) => CursorValue[],
+): { items: Row[]; nextCursor: string | null } {
   const last = items[items.length - 1];
-  return { items, nextCursor: last === undefined ? null : encodeCursor(cursorOf(last)) };
+  return { items, nextCursor: more && last !== undefined ? encodeCursor(cursorOf(last)) : null };
 }

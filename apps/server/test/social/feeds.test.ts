@@ -115,8 +115,15 @@ describe('who sees which posts', () => {
 
   it('user: that member’s posts, whatever the case of the name', async () => {
     const name = followed.user.username.toUpperCase();
-    const { items } = await walk(t.app, `/api/posts/user/${name}`, 'posts', postSchema);
+    const { items, pages } = await walk(t.app, `/api/posts/user/${name}`, 'posts', postSchema);
     expect(idsOf(items)).toEqual(idsOf(byAuthor(followed)).reverse());
+    // Two a page: the last page is the last one holding posts, none empty after it.
+    expect(pages).toBe(Math.ceil(items.length / 2));
+    const oldest = await walk(t.app, `/api/posts/user/${name}`, 'posts', postSchema, {
+      query: { sort: 'oldest' },
+    });
+    expect(idsOf(oldest.items)).toEqual(idsOf(byAuthor(followed)));
+    expect(oldest.pages).toBe(pages);
     const unknown = await call(t.app, { method: 'GET', url: '/api/posts/user/nobody_here' });
     expectError(unknown, 404, ErrorMessages.userNotFound);
   });

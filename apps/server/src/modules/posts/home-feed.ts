@@ -3,7 +3,7 @@ import { decodeTime } from 'ulid';
 import type { Viewer } from '../../auth/viewer';
 import { encodeCursor } from '../../lib/cursor';
 import type { TimelinesService } from '../timelines/timelines.service';
-import type { Hydrate, PagePost } from './hydrate';
+import type { Hydrate, PagePost, PulledPage } from './hydrate';
 import { faceToPost } from './posts.mapper';
 import type { PostKeyset } from './posts.repository';
 
@@ -16,7 +16,7 @@ export interface HomeFeedDeps {
     after: readonly [number, string],
     limit: number,
     hidden: readonly string[],
-  ) => Promise<PagePost[]>;
+  ) => Promise<PulledPage>;
 }
 
 interface Item {
@@ -50,7 +50,8 @@ export function createHomeFeed({ timelines, hydrate, pull }: HomeFeedDeps) {
     const page = await timelines.page(viewer.id, query.sort, after, limit, hidden);
     if (!page) return null;
     const ranks = new Map(page.keys.map((key) => [key.id, key]));
-    const ids = page.keys.map((key) => key.id);
+    // The key past the page only tells that more follow: its card is not read.
+    const ids = page.keys.slice(0, limit).map((key) => key.id);
     const items: Item[] = (await hydrate(ids, viewer.id)).map((post) => {
       const rank = ranks.get(post.face.card.id);
       return {
@@ -66,14 +67,13 @@ export function createHomeFeed({ timelines, hydrate, pull }: HomeFeedDeps) {
       // The timeline holds no more: continue below its oldest post (or the cursor, if lower).
       const floor = positionOf(page.floor);
       const from = after?.length === 2 && before(after, floor) ? after : floor;
-      const pulled = await pull(viewer, from, limit + 1 - page.keys.length, hidden);
-      for (const post of pulled) items.push({ post, cursor: latestCursor(post) });
-      more = page.keys.length + pulled.length > limit;
+      const pulled = await pull(viewer, from, limit - page.keys.length, hidden);
+      for (const post of pulled.posts) items.push({ post, cursor: latestCursor(post) });
+      more = pulled.more;
     }
-    const shown = items.slice(0, limit);
-    const last = shown[shown.length - 1];
+    const last = items[items.length - 1];
     return {
-      posts: shown.map(({ post }) => faceToPost(post.face, post.liked, post.bookmarked, viewer)),
+      posts: items.map(({ post }) => faceToPost(post.face, post.liked, post.bookmarked, viewer)),
       nextCursor: more && last ? encodeCursor(last.cursor) : null,
     };
   };

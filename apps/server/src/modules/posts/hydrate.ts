@@ -9,6 +9,19 @@ export interface PagePost {
   bookmarked: unknown;
 }
 
+/** A page of posts read by a query, and whether more follow it. */
+export interface PulledPage {
+  posts: PagePost[];
+  more: boolean;
+}
+
+function flagged(faces: readonly PostFace[], marks: ReadonlyMap<string, Flags>): PagePost[] {
+  return faces.map((face) => {
+    const mark = marks.get(face.card.id);
+    return { face, liked: mark?.liked ?? false, bookmarked: mark?.bookmarked ?? false };
+  });
+}
+
 /**
  * Turns a page of post ids into posts: cards from the card cache, the reader's flags from their kept
  * marks. Posts deleted meanwhile are left out. `rows` are the ids' rowids when the list read them
@@ -24,15 +37,25 @@ export function createHydrator(cards: Pick<PostCards, 'of'>, flags: Pick<ReaderF
       cards.of(ids, rows),
       viewerId === null ? new Map<string, Flags>() : flags.of(viewerId, ids),
     ]);
-    const posts: PagePost[] = [];
+    const found: PostFace[] = [];
     for (const id of ids) {
       const face = faces.get(id);
-      if (!face) continue;
-      const mark = marks.get(id);
-      posts.push({ face, liked: mark?.liked ?? false, bookmarked: mark?.bookmarked ?? false });
+      if (face) found.push(face);
     }
-    return posts;
+    return flagged(found, marks);
   };
 }
 
 export type Hydrate = ReturnType<typeof createHydrator>;
+
+/** Posts whose faces are at hand (read with their rows), with the reader's flags. */
+export function createFlagger(flags: Pick<ReaderFlags, 'of'>) {
+  return async function withFlags(
+    faces: readonly PostFace[],
+    viewerId: string | null,
+  ): Promise<PagePost[]> {
+    const ids = faces.map((face) => face.card.id);
+    const marks = viewerId === null ? new Map<string, Flags>() : await flags.of(viewerId, ids);
+    return flagged(faces, marks);
+  };
+}

@@ -128,6 +128,33 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
       }
       return found;
     },
+    /** Where the cache's drops stand, before reading the rows `fromRows` is given. */
+    mark: cards.mark,
+    /**
+     * The faces of `posts`, rows a list read with every column of their cards (see
+     * authorPostRows) since `mark`, in their order: kept faces where kept, the others built from
+     * the rows and kept as `of` keeps them. Posts whose author is gone are left out.
+     */
+    async fromRows(mark: number, posts: readonly PostRecord[]): Promise<PostFace[]> {
+      const kept = new Map<string, PostFace>();
+      const missing: PostRecord[] = [];
+      for (const post of posts) {
+        const card = cards.get(post.id);
+        if (card) kept.set(post.id, card);
+        else missing.push(post);
+      }
+      for (const face of missing.length === 0 ? [] : await facesOf(missing)) {
+        const id = face.card.id;
+        kept.set(id, face);
+        if (seen.met(id)) cards.keep(mark, id, keptFace(face));
+      }
+      const faces: PostFace[] = [];
+      for (const post of posts) {
+        const face = kept.get(post.id);
+        if (face) faces.push(face);
+      }
+      return faces;
+    },
     /**
      * The face of a post just written, from its row as written and its author's kept stub
      * (undefined if the author is gone). Not kept: a post is kept on its second read, as any.

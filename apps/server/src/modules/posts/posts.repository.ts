@@ -316,6 +316,57 @@ export async function listPostKeys(db: Db, query: PostListQuery): Promise<PostKe
   return { ids: rows.map((row) => row.id), rows: rowidsOf(rows) };
 }
 
+/** A page of a member's posts in time order, read with their cards' columns. */
+export interface AuthorPostsQuery {
+  userId: string;
+  sort: 'latest' | 'oldest';
+  after: readonly [number, string] | null;
+  limit: number;
+}
+
+function authorPostRowsOf(sort: AuthorPostsQuery['sort'], paged: boolean) {
+  const direction = sort === 'oldest' ? 'asc' : 'desc';
+  return compiledQuery(
+    (db: Db, userId: string, afterAt: number, afterId: string, limit: number) => {
+      const rows = db.selectFrom('posts as p').select(POST_COLUMNS).where('p.user_id', '=', userId);
+      return (
+        paged
+          ? rows.where((eb) =>
+              eb(
+                eb.refTuple('p.created_at', 'p.id'),
+                direction === 'asc' ? '>' : '<',
+                eb.tuple(afterAt, afterId),
+              ),
+            )
+          : rows
+      )
+        .orderBy('p.created_at', direction)
+        .orderBy('p.id', direction)
+        .limit(limit);
+    },
+  );
+}
+
+const authorPostQueries = new Map<string, ReturnType<typeof authorPostRowsOf>>();
+
+/**
+ * One page of a member's posts with every column of their cards (limit + 1 rows, to tell whether
+ * more follow). On SQLite, posts_user_card_idx holds those columns in each member's order
+ * (migration 0019): the page is read from a few adjacent pages of that index instead of one page
+ * of the table per post.
+ */
+export async function authorPostRows(db: Db, query: AuthorPostsQuery): Promise<PostRecord[]> {
+  const paged = query.after !== null;
+  const name = `${query.sort}:${String(paged)}`;
+  let rows = authorPostQueries.get(name);
+  if (!rows) {
+    rows = authorPostRowsOf(query.sort, paged);
+    authorPostQueries.set(name, rows);
+  }
+  const [afterAt, afterId] = query.after ?? [0, ''];
+  return rows(db, query.userId, afterAt, afterId, query.limit + 1);
+}
+
 /** Of the posts in `ids` (see idListValue), those the member liked or bookmarked. */
 export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =>
   db

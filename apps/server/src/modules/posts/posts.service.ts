@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Viewer } from '../../auth/viewer';
 import type { Database } from '../../db/schema';
 import type { Transact } from '../../events/transactions';
-import { decodeCursor, pageOf } from '../../lib/cursor';
+import { decodeCursor, pageEnding } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MediaService } from '../media/media.service';
@@ -25,7 +25,7 @@ import type { TimelinesService } from '../timelines/timelines.service';
 import { createHomeFeed } from './home-feed';
 import type { PostCards } from './post-cards';
 import type { ReaderFlags } from './reader-flags';
-import { createHydrator, type PagePost } from './hydrate';
+import { createFlagger, createHydrator, type PagePost, type PulledPage } from './hydrate';
 import { faceToPost, toPost } from './posts.mapper';
 import * as repo from './posts.repository';
 import * as writes from './posts.writes';
@@ -99,15 +99,37 @@ export function createPostsService({
   idempotency,
 }: PostsServiceDeps) {
   const hydrate = createHydrator(cards, flags);
+  const withFlags = createFlagger(flags);
 
-  /** A page of posts as the query over posts computes it (limit + 1, to tell if more follow). */
-  async function pullPage(base: repo.PostListQuery): Promise<PagePost[]> {
+  /** A page of a member's posts in time order, cards read with the page (see authorPostRows). */
+  async function authorPage(
+    userId: string,
+    sort: 'latest' | 'oldest',
+    base: repo.PostListQuery,
+  ): Promise<PulledPage> {
+    const after = base.after?.length === 2 ? base.after : null;
+    const mark = cards.mark();
+    const rows = await repo.authorPostRows(reads, { userId, sort, after, limit: base.limit });
+    const faces = await cards.fromRows(mark, rows.slice(0, base.limit));
+    return { posts: await withFlags(faces, base.viewerId), more: rows.length > base.limit };
+  }
+
+  /**
+   * A page of posts as the query over posts computes it. The query reads one key more, to tell
+   * whether more follow; that post's card is not read (on a member's page it is a cold row).
+   */
+  async function pullPage(base: repo.PostListQuery): Promise<PulledPage> {
+    const { filter, sort } = base;
+    if (filter.kind === 'author' && sort !== 'trending')
+      return authorPage(filter.userId, sort, base);
     let keys: repo.PostKeys = { ids: [], rows: null };
     for (const since of timeWindows(base)) {
       keys = await repo.listPostKeys(reads, { ...base, since });
       if (keys.ids.length > base.limit) break;
     }
-    return hydrate(keys.ids, base.viewerId, keys.rows);
+    const rows = keys.rows?.slice(0, base.limit) ?? null;
+    const posts = await hydrate(keys.ids.slice(0, base.limit), base.viewerId, rows);
+    return { posts, more: keys.ids.length > base.limit };
   }
 
   const home = createHomeFeed({
@@ -119,7 +141,7 @@ export function createPostsService({
         filter: { kind: 'home', viewerId: viewer.id },
         sort: 'latest',
         after,
-        limit: limit - 1,
+        limit,
         hidden: hiddenAuthors,
       }),
   });
@@ -143,7 +165,7 @@ export function createPostsService({
       const page = await home(viewer, query, after, hiddenAuthors);
       if (page) return page;
     }
-    const posts = await pullPage({
+    const { posts, more } = await pullPage({
       viewerId: viewer?.id ?? null,
       filter,
       sort: query.sort,
@@ -151,7 +173,7 @@ export function createPostsService({
       limit: query.limit,
       hidden: hiddenAuthors,
     });
-    const { items, nextCursor } = pageOf(posts, query.limit, cursorValues(query.sort));
+    const { items, nextCursor } = pageEnding(posts, more, cursorValues(query.sort));
     return {
       posts: items.map((post) => faceToPost(post.face, post.liked, post.bookmarked, viewer)),
       nextCursor,
@@ -224,10 +246,11 @@ export function createPostsService({
       });
       const savedAt = new Map(keys.map((key) => [key.id, key.bookmarked_at]));
       const posts = await hydrate(
-        keys.map((key) => key.id),
+        keys.slice(0, query.limit).map((key) => key.id),
         viewer.id,
       );
-      const { items, nextCursor } = pageOf(posts, query.limit, ({ face: { card } }) => [
+      const more = keys.length > query.limit;
+      const { items, nextCursor } = pageEnding(posts, more, ({ face: { card } }) => [
         savedAt.get(card.id) ?? 0,
         card.id,
       ]);
