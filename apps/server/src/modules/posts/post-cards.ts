@@ -74,6 +74,15 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
     return faces;
   }
 
+  /** The faces of posts read since `mark`, each kept on its second read. */
+  async function facesRead(mark: number, posts: PostRecord[]): Promise<PostFace[]> {
+    const faces = await facesOf(posts);
+    for (const face of faces) {
+      if (seen.met(face.card.id)) cards.keep(mark, face.card.id, keptFace(face));
+    }
+    return faces;
+  }
+
   function onEvent(event: PublishedEvent): void {
     switch (event.type) {
       case 'post.edited':
@@ -120,12 +129,8 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
       });
       if (missing.length === 0) return found;
       const mark = cards.mark();
-      const faces = await facesOf(await readPosts(missing, rows ? missingRows : null));
-      for (const face of faces) {
-        const id = face.card.id;
-        found.set(id, face);
-        if (seen.met(id)) cards.keep(mark, id, keptFace(face));
-      }
+      const read = await readPosts(missing, rows ? missingRows : null);
+      for (const face of await facesRead(mark, read)) found.set(face.card.id, face);
       return found;
     },
     /** Where the cache's drops stand, before reading the rows `fromRows` is given. */
@@ -143,10 +148,8 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
         if (card) kept.set(post.id, card);
         else missing.push(post);
       }
-      for (const face of missing.length === 0 ? [] : await facesOf(missing)) {
-        const id = face.card.id;
-        kept.set(id, face);
-        if (seen.met(id)) cards.keep(mark, id, keptFace(face));
+      if (missing.length > 0) {
+        for (const face of await facesRead(mark, missing)) kept.set(face.card.id, face);
       }
       const faces: PostFace[] = [];
       for (const post of posts) {

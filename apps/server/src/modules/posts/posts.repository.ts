@@ -329,17 +329,7 @@ function authorPostRowsOf(sort: AuthorPostsQuery['sort'], paged: boolean) {
   return compiledQuery(
     (db: Db, userId: string, afterAt: number, afterId: string, limit: number) => {
       const rows = db.selectFrom('posts as p').select(POST_COLUMNS).where('p.user_id', '=', userId);
-      return (
-        paged
-          ? rows.where((eb) =>
-              eb(
-                eb.refTuple('p.created_at', 'p.id'),
-                direction === 'asc' ? '>' : '<',
-                eb.tuple(afterAt, afterId),
-              ),
-            )
-          : rows
-      )
+      return (paged ? rows.where((eb) => keysetCondition(eb, sort, [afterAt, afterId])) : rows)
         .orderBy('p.created_at', direction)
         .orderBy('p.id', direction)
         .limit(limit);
@@ -347,7 +337,11 @@ function authorPostRowsOf(sort: AuthorPostsQuery['sort'], paged: boolean) {
   );
 }
 
-const authorPostQueries = new Map<string, ReturnType<typeof authorPostRowsOf>>();
+// Each shape, first page or a later one, is built and compiled once (see compiledQuery).
+const authorPostQueries = {
+  latest: [authorPostRowsOf('latest', false), authorPostRowsOf('latest', true)],
+  oldest: [authorPostRowsOf('oldest', false), authorPostRowsOf('oldest', true)],
+} as const;
 
 /**
  * One page of a member's posts with every column of their cards (limit + 1 rows, to tell whether
@@ -356,13 +350,7 @@ const authorPostQueries = new Map<string, ReturnType<typeof authorPostRowsOf>>()
  * of the table per post.
  */
 export async function authorPostRows(db: Db, query: AuthorPostsQuery): Promise<PostRecord[]> {
-  const paged = query.after !== null;
-  const name = `${query.sort}:${String(paged)}`;
-  let rows = authorPostQueries.get(name);
-  if (!rows) {
-    rows = authorPostRowsOf(query.sort, paged);
-    authorPostQueries.set(name, rows);
-  }
+  const rows = authorPostQueries[query.sort][query.after === null ? 0 : 1];
   const [afterAt, afterId] = query.after ?? [0, ''];
   return rows(db, query.userId, afterAt, afterId, query.limit + 1);
 }
