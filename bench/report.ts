@@ -45,7 +45,17 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
 
 function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | null): string[] {
   const table: string[][] = [
-    ['scenario', 'req/s', '× base', 'p50 ms', 'p99 ms', 'CPU µs/req', 'errors', 'non-2xx'],
+    [
+      'scenario',
+      'req/s',
+      '× base',
+      'p50 ms',
+      'p99 ms',
+      'CPU µs/req',
+      'kB/answer',
+      'errors',
+      'non-2xx',
+    ],
   ];
   for (const r of baseline ? [baseline, ...results] : results) {
     table.push([
@@ -55,6 +65,7 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
       String(r.p50),
       String(r.p99),
       r.cpuUsPerRequest === null ? '-' : String(r.cpuUsPerRequest),
+      (r.throughput.bytesPerAnswer / 1000).toFixed(1),
       String(r.errors),
       String(r.non2xx),
     ]);
@@ -149,6 +160,7 @@ export function printReport(run: RunReport, log: (line?: string) => void): void 
       p99At50: r.throughput.p99,
       rssMB: r.rssMB,
       cpuUsPerRequest: r.cpuUsPerRequest,
+      bytesPerAnswer: r.throughput.bytesPerAnswer,
     })),
     server,
     inProcess: inProcess?.timings ?? null,

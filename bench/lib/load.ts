@@ -19,6 +19,8 @@ export interface RunFigures {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** Bytes received per answer, headers included: what a read's growth is to be read against. */
+  bytesPerAnswer: number;
 }
 
 export interface ScenarioResult {
@@ -66,6 +68,7 @@ export function figures(result: autocannon.Result): RunFigures {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
+    bytesPerAnswer: completed === 0 ? 0 : Math.round(result.throughput.total / completed),
   };
 }
 
