@@ -32,7 +32,15 @@ import {
   ROOT,
   secretFileOf,
 } from './lib/instance';
-import { figures, fire, mb, type Request, type Scenario, type ScenarioResult } from './lib/load';
+import {
+  figures,
+  fire,
+  kb,
+  mb,
+  type Request,
+  type Scenario,
+  type ScenarioResult,
+} from './lib/load';
 import {
   cpuSecondsOf,
   freePort,
@@ -228,7 +236,7 @@ async function runScenario(
     sampleFailure: writes.failures.get(scenario.name) ?? null,
   };
   log(
-    `  ${scenario.name.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  CPU ${String(result.cpuUsPerRequest ?? '-').padStart(5)} µs/req  ${(result.throughput.bytesPerAnswer / 1000).toFixed(1).padStart(5)} kB/answer  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
+    `  ${scenario.name.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  CPU ${String(result.cpuUsPerRequest ?? '-').padStart(5)} µs/req  ${kb(result.throughput.bytesPerAnswer).padStart(5)} kB/answer  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
   );
   return result;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eventsReport, type EventsResult } from './events';
 import type { InProcessResult } from './inprocess';
 import { formatCount, ROOT, type InstanceMeta } from './lib/instance';
-import type { ScenarioResult } from './lib/load';
+import { kb, type ScenarioResult } from './lib/load';
 import { formatTable } from './lib/table';
 import type { SoakResult } from './soak';
 import { timelineReport, type TimelineResult } from './timeline-check';
@@ -65,7 +65,7 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
       String(r.p50),
       String(r.p99),
       r.cpuUsPerRequest === null ? '-' : String(r.cpuUsPerRequest),
-      (r.throughput.bytesPerAnswer / 1000).toFixed(1),
+      kb(r.throughput.bytesPerAnswer),
       String(r.errors),
       String(r.non2xx),
     ]);
@@ -78,7 +78,7 @@ function webLines(web: WebResult): string[] {
   if (web.initialJs) {
     const files = web.initialJs.files.length;
     lines.push(
-      `Web: initial JS ${(web.initialJs.gzipBytes / 1000).toFixed(1)} kB gzipped (${(web.initialJs.bytes / 1000).toFixed(1)} kB raw, ${files} file${files === 1 ? '' : 's'})`,
+      `Web: initial JS ${kb(web.initialJs.gzipBytes)} kB gzipped (${kb(web.initialJs.bytes)} kB raw, ${files} file${files === 1 ? '' : 's'})`,
     );
   }
   if (!web.skipped) {

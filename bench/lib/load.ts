@@ -73,3 +73,5 @@ export function figures(result: autocannon.Result): RunFigures {
 }
 
 export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+/** Bytes as kB with one decimal, as the benchmark prints sizes. */
+export const kb = (bytes: number) => (bytes / 1000).toFixed(1);
