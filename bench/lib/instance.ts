@@ -208,6 +208,11 @@ export async function checkCounters(runner: SqlRunner): Promise<Record<string, n
       (SELECT tag, count(*) AS c FROM post_tags GROUP BY tag) x
       FULL OUTER JOIN tags t ON t.name = x.tag
       WHERE t.post_count IS NULL OR x.c IS NULL OR t.post_count <> x.c`,
+    'notification_unread_counts.count': `SELECT count(*) AS n FROM
+      (SELECT recipient_id, count(*) AS c FROM notifications WHERE read_at IS NULL
+       GROUP BY recipient_id) x
+      FULL OUTER JOIN notification_unread_counts k ON k.recipient_id = x.recipient_id
+      WHERE coalesce(k.count, 0) <> coalesce(x.c, 0)`,
   };
   const result: Record<string, number> = {};
   for (const [name, sql] of Object.entries(checks)) {

@@ -18,9 +18,10 @@ import * as pulledAuthors from './migrations/0016_pulled_authors';
 import * as memberNameTriples from './migrations/0017_member_name_triples';
 import * as outboxIdsAtCommit from './migrations/0018_outbox_ids_at_commit';
 import * as postsByAuthor from './migrations/0019_posts_by_author';
+import * as unreadCounts from './migrations/0020_unread_counts';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_social': social,
   '0003_media': media,
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_member_name_triples': memberNameTriples,
   '0018_outbox_ids_at_commit': outboxIdsAtCommit,
   '0019_posts_by_author': postsByAuthor,
+  '0020_unread_counts': unreadCounts,
 };
 
 const provider: MigrationProvider = {

@@ -120,6 +120,12 @@ export interface NotificationsTable {
   read_at: number | null;
 }
 
+/** A member's unread notifications, kept by triggers (migration 0020). */
+export interface NotificationUnreadCountsTable {
+  recipient_id: string;
+  count: number | string;
+}
+
 /** Who runs a scheduled job until when (see src/infra/jobs.ts). */
 export interface JobLeasesTable {
   name: string;
@@ -219,6 +225,7 @@ export interface Database {
   outbox: OutboxTable;
   event_consumers: EventConsumersTable;
   notifications: NotificationsTable;
+  notification_unread_counts: NotificationUnreadCountsTable;
   job_leases: JobLeasesTable;
   sessions: SessionsTable;
   home_timelines: HomeTimelinesTable;

@@ -89,6 +89,11 @@ export async function counterMismatches(db: Kysely<Database>): Promise<Record<st
       (select tag, count(*) as c from post_tags group by tag) x
       full outer join tags t on t.name = x.tag
       where t.post_count is null or x.c is null or t.post_count <> x.c`,
+    'notification_unread_counts.count': sql<{ n: number | string }>`select count(*) as n from
+      (select recipient_id, count(*) as c from notifications where read_at is null
+       group by recipient_id) x
+      full outer join notification_unread_counts k on k.recipient_id = x.recipient_id
+      where coalesce(k.count, 0) <> coalesce(x.c, 0)`,
   };
   const result: Record<string, number> = {};
   for (const [name, query] of Object.entries(checks)) {
@@ -106,6 +111,7 @@ export const NO_MISMATCH = {
   'posts.comment_count': 0,
   'comments.votes': 0,
   'tags.post_count': 0,
+  'notification_unread_counts.count': 0,
 };
 
 /**

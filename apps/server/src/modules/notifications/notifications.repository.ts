@@ -88,21 +88,33 @@ export async function hasNotification(
   return row !== undefined;
 }
 
-/** Unread notifications, leaving out those caused by `hiddenActors` (muted, blocked). */
+const keptUnread = compiledQuery((db: Db, recipientId: string) =>
+  db
+    .selectFrom('notification_unread_counts')
+    .select('count')
+    .where('recipient_id', '=', recipientId),
+);
+
+/**
+ * Unread notifications, leaving out those caused by `hiddenActors` (muted, blocked): the count
+ * triggers keep (migration 0020) when there are none, counted from the rows otherwise.
+ */
 export async function countUnread(
   db: Db,
   recipientId: string,
   hiddenActors: readonly string[],
 ): Promise<number> {
-  let query = db
+  if (hiddenActors.length === 0) {
+    const [kept] = await keptUnread(db, recipientId);
+    return Number(kept?.count ?? 0);
+  }
+  const row = await db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .where('recipient_id', '=', recipientId)
-    .where('read_at', 'is', null);
-  if (hiddenActors.length > 0) {
-    query = query.where('actor_id', 'not in', idList(db, idListValue(db, hiddenActors)));
-  }
-  const row = await query.executeTakeFirst();
+    .where('read_at', 'is', null)
+    .where('actor_id', 'not in', idList(db, idListValue(db, hiddenActors)))
+    .executeTakeFirst();
   return Number(row?.count ?? 0);
 }
 
@@ -140,17 +152,15 @@ export async function recipientsTouchedByMember(db: Db, userId: string): Promise
   return rows.map((row) => row.recipient_id);
 }
 
-/** The unread counts of the members in `ids` (see idListValue); members with none are left out. */
+/** The kept unread counts of the members in `ids` (see idListValue), hidden actors included. */
 export function unreadCountsAmong(
   db: Db,
   ids: unknown,
 ): Promise<{ recipient_id: string; count: number | string }[]> {
   return db
-    .selectFrom('notifications')
-    .select(['recipient_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .selectFrom('notification_unread_counts')
+    .select(['recipient_id', 'count'])
     .where('recipient_id', 'in', idList(db, ids))
-    .where('read_at', 'is', null)
-    .groupBy('recipient_id')
     .execute();
 }
 
