@@ -8,8 +8,13 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * included. Members who mute someone are still counted from the rows (see countUnread): their
  * count leaves out what the muted caused.
  *
- * Row triggers, but on PostgreSQL updates are counted per statement over the changed rows, so
- * marking 50,000 read changes the count once rather than writing 50,000 versions of its row.
+ * PostgreSQL locks a count's row until commit. Counted as rows change, a transaction could hold
+ * one member's count while waiting for a post another transaction is deleting, whose cascade
+ * waits for that count (the notifications consumer, holding the author's count after a like of
+ * one post, waiting for another post the author deletes). So inserts and deletes are counted at
+ * commit (deferred triggers), or where the transaction reads counts (settleUnreadCounts), when it
+ * waits for nothing else. Reads are counted per statement over the changed rows, so marking
+ * 50,000 read writes the count once rather than 50,000 versions of its row.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -83,12 +88,12 @@ async function createPostgresTriggers(db: Kysely<unknown>): Promise<void> {
       return null;
     end $$`.execute(db);
   await sql`
-    create trigger notifications_unread_insert after insert on notifications
-    for each row when (new.read_at is null)
+    create constraint trigger notifications_unread_insert after insert on notifications
+    deferrable initially deferred for each row when (new.read_at is null)
     execute function notifications_unread_inserted()`.execute(db);
   await sql`
-    create trigger notifications_unread_delete after delete on notifications
-    for each row when (old.read_at is null)
+    create constraint trigger notifications_unread_delete after delete on notifications
+    deferrable initially deferred for each row when (old.read_at is null)
     execute function notifications_unread_deleted()`.execute(db);
   await sql`
     create trigger notifications_unread_update after update on notifications

@@ -188,6 +188,7 @@ export const createNotificationsConsumer = (safety: Safety): DurableConsumer => 
       const { recipientId } = await apply(trx, event, safety);
       if (recipientId) changed.add(recipientId);
     }
+    if (changed.size > 0) await repo.settleUnreadCounts(trx);
     for (const userId of changed) {
       if (!(await repo.userExists(trx, userId))) continue;
       recorder.record({

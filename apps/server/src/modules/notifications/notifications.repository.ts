@@ -1,6 +1,6 @@
 import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
-import { idList, idListValue } from '../../db/dialect';
+import { idList, idListValue, isPostgres } from '../../db/dialect';
 import { compiledCommand, compiledQuery } from '../../db/compiled';
 import type { Database, NotificationsTable } from '../../db/schema';
 
@@ -86,6 +86,18 @@ export async function hasNotification(
     .where('actor_id', '=', where.actorId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * In a transaction that changed notifications, before it reads counts: PostgreSQL counts inserts
+ * and deletes at commit (see migration 0020), so they are counted now; SQLite counts at once.
+ */
+export async function settleUnreadCounts(trx: Db): Promise<void> {
+  if (isPostgres(trx)) {
+    await sql`set constraints notifications_unread_insert, notifications_unread_delete immediate`.execute(
+      trx,
+    );
+  }
 }
 
 const keptUnread = compiledQuery((db: Db, recipientId: string) =>

@@ -76,6 +76,7 @@ export function createNotificationsService({ db, transact, hidden }: Notificatio
     userIds: readonly string[],
   ): Promise<void> {
     if (userIds.length === 0) return;
+    await repo.settleUnreadCounts(trx);
     const rows = await repo.unreadCountsAmong(trx, idListValue(trx, userIds));
     const counts = new Map(rows.map((row) => [row.recipient_id, Number(row.count)]));
     for (const userId of userIds) {
