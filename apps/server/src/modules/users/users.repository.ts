@@ -114,6 +114,50 @@ export function findListedUserById(
   return listedUsers(db, viewerId).where('u.id', '=', id).executeTakeFirst();
 }
 
+/** Who to follow, in one shape: paged or not, leaving members out or not (built once each). */
+const suggestionQuery = (paged: boolean, excepting: boolean) =>
+  compiledQuery(
+    (
+      db: Db,
+      viewerId: string,
+      afterFollowers: number,
+      afterId: string,
+      limit: number,
+      exceptIds: unknown,
+    ) => {
+      let builder = db
+        .selectFrom('users as u')
+        .selectAll('u')
+        .where('u.id', '<>', viewerId)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('follows')
+                .select('follows.followee_id')
+                .where('follows.follower_id', '=', viewerId)
+                .whereRef('follows.followee_id', '=', 'u.id'),
+            ),
+          ),
+        );
+      if (excepting) builder = builder.where('u.id', 'not in', idList(db, exceptIds));
+      if (paged) {
+        builder = builder.where((eb) =>
+          eb(eb.refTuple('u.followers_count', 'u.id'), '<', eb.tuple(afterFollowers, afterId)),
+        );
+      }
+      return builder.orderBy('u.followers_count', 'desc').orderBy('u.id', 'desc').limit(limit);
+    },
+  );
+const suggestionQueries = new Map(
+  [false, true].flatMap((paged) =>
+    [false, true].map((excepting) => [
+      `${String(paged)}:${String(excepting)}`,
+      suggestionQuery(paged, excepting),
+    ]),
+  ),
+);
+
 /**
  * Who to follow: neither the viewer, nor anyone they follow, nor `exceptIds` (those blocked either
  * way with the viewer), most followed first.
@@ -127,35 +171,19 @@ export function suggestUsers(
     exceptIds: readonly string[];
   },
 ): Promise<UserRow[]> {
-  let builder = db
-    .selectFrom('users as u')
-    .selectAll('u')
-    .where('u.id', '<>', query.viewerId)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('follows')
-            .select('follows.followee_id')
-            .where('follows.follower_id', '=', query.viewerId)
-            .whereRef('follows.followee_id', '=', 'u.id'),
-        ),
-      ),
-    );
-  if (query.exceptIds.length > 0) {
-    builder = builder.where('u.id', 'not in', idList(db, idListValue(db, query.exceptIds)));
-  }
-  if (query.after) {
-    const after = query.after;
-    builder = builder.where((eb) =>
-      eb(eb.refTuple('u.followers_count', 'u.id'), '<', eb.tuple(...after)),
-    );
-  }
-  return builder
-    .orderBy('u.followers_count', 'desc')
-    .orderBy('u.id', 'desc')
-    .limit(query.limit + 1)
-    .execute();
+  const { viewerId, after, limit, exceptIds } = query;
+  const suggestions = suggestionQueries.get(
+    `${String(after !== null)}:${String(exceptIds.length > 0)}`,
+  );
+  if (!suggestions) throw new Error('every suggestion query shape is built above');
+  return suggestions(
+    db,
+    viewerId,
+    after?.[0] ?? 0,
+    after?.[1] ?? '',
+    limit + 1,
+    idListValue(db, exceptIds),
+  );
 }
 
 export async function updateProfile(

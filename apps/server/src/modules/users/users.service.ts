@@ -37,7 +37,7 @@ function listed(row: repo.ListedUserRow, viewer: Viewer | null): User {
 
 export interface UsersServiceDeps {
   db: Db;
-  /** Where searches are read (a read-only connection on SQLite); db by default. */
+  /** Where searches and suggestions are read (a read-only connection on SQLite); db by default. */
   reads?: Db;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
@@ -277,7 +277,7 @@ export function createUsersService({
 
     async suggestions(viewer: Viewer, query: PageQuery): Promise<UserPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['count', 'string'] as const) : null;
-      const rows = await repo.suggestUsers(db, {
+      const rows = await repo.suggestUsers(reads, {
         viewerId: viewer.id,
         after,
         limit: query.limit,
