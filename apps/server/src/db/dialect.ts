@@ -115,6 +115,21 @@ export async function lockForTransaction(
 }
 
 /**
+ * Runs now the deferred triggers (`constraints`, PostgreSQL constraint triggers that otherwise run
+ * at commit) of what this transaction has changed so far, so that it can read what they write.
+ * SQLite's triggers all run as rows change.
+ */
+export async function runDeferredTriggers(
+  db: AnyDb,
+  constraints: readonly string[],
+): Promise<void> {
+  if (!isPostgres(db)) return;
+  await sql`set constraints ${sql.join(constraints.map((name) => sql.id(name)))} immediate`.execute(
+    db,
+  );
+}
+
+/**
  * A list of ids as one query parameter, so that a statement's text stays the same whatever the
  * list's length (see compiledQuery): pass idListValue(db, ids) where idList(db, param) stands.
  */

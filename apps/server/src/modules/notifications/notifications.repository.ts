@@ -1,6 +1,6 @@
 import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
-import { idList, idListValue, isPostgres } from '../../db/dialect';
+import { idList, idListValue, runDeferredTriggers } from '../../db/dialect';
 import { compiledCommand, compiledQuery } from '../../db/compiled';
 import type { Database, NotificationsTable } from '../../db/schema';
 
@@ -90,15 +90,10 @@ export async function hasNotification(
 
 /**
  * In a transaction that changed notifications, before it reads counts: PostgreSQL counts inserts
- * and deletes at commit (see migration 0020), so they are counted now; SQLite counts at once.
+ * and deletes at commit (see migration 0020), so they are counted now.
  */
-export async function settleUnreadCounts(trx: Db): Promise<void> {
-  if (isPostgres(trx)) {
-    await sql`set constraints notifications_unread_insert, notifications_unread_delete immediate`.execute(
-      trx,
-    );
-  }
-}
+export const settleUnreadCounts = (trx: Db): Promise<void> =>
+  runDeferredTriggers(trx, ['notifications_unread_insert', 'notifications_unread_delete']);
 
 const keptUnread = compiledQuery((db: Db, recipientId: string) =>
   db
