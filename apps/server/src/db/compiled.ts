@@ -54,3 +54,30 @@ export function compiledCommand<Args extends unknown[]>(
   const run = compiledOnce(build);
   return async (db, ...args) => (await run(db, ...args)).numAffectedRows ?? 0n;
 }
+
+/**
+ * A query whose text depends on a few flags (paged or not, leaving rows out or not, which index
+ * finds the rows): one compiledQuery per combination, built on first use. Pick one with
+ * `shapes(flags)`.
+ */
+export function compiledShapes<
+  // Each field a boolean or a string: they name the shape.
+  Flags extends object,
+  Args extends unknown[],
+  Row,
+>(
+  build: (flags: Flags, db: Db, ...args: Args) => Compilable<Row>,
+): (flags: Flags) => (db: Db, ...args: Args) => Promise<Row[]> {
+  const byShape = new Map<string, (db: Db, ...args: Args) => Promise<Row[]>>();
+  return (flags) => {
+    const key = Object.entries(flags)
+      .map(([name, value]) => `${name}:${String(value)}`)
+      .join(',');
+    let query = byShape.get(key);
+    if (!query) {
+      query = compiledQuery((db: Db, ...args: Args) => build(flags, db, ...args));
+      byShape.set(key, query);
+    }
+    return query;
+  };
+}

@@ -1,6 +1,6 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { compiledQuery } from '../../db/compiled';
+import { compiledQuery, compiledShapes } from '../../db/compiled';
 import { idList, idListValue, rowidOf, rowidsOf, withRowLock } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
@@ -364,42 +364,37 @@ export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =
     .where('p.id', 'in', idList(db, ids)),
 );
 
-const bookmarkKeys = (paged: boolean, hiding: boolean) =>
-  compiledQuery(
-    (db: Db, userId: string, afterAt: number, afterId: string, limit: number, hidden: unknown) => {
-      let keys = db
-        .selectFrom('bookmarks as b')
-        .select(['b.post_id as id', 'b.created_at as bookmarked_at'])
-        .where('b.user_id', '=', userId);
-      if (hiding) {
-        keys = keys.where('b.post_id', 'not in', (eb) =>
-          eb
-            .selectFrom('posts as hp')
-            .select('hp.id')
-            .where('hp.user_id', 'in', idList(db, hidden)),
-        );
-      }
-      return (
-        paged
-          ? keys.where((eb) =>
-              eb(eb.refTuple('b.created_at', 'b.post_id'), '<', eb.tuple(afterAt, afterId)),
-            )
-          : keys
-      )
-        .orderBy('b.created_at', 'desc')
-        .orderBy('b.post_id', 'desc')
-        .limit(limit);
-    },
-  );
-const bookmarkQueries = new Map(
-  [false, true].flatMap((paged) =>
-    [false, true].map((hiding) => [
-      `${String(paged)}:${String(hiding)}`,
-      bookmarkKeys(paged, hiding),
-    ]),
-  ),
+const bookmarkKeys = compiledShapes(
+  (
+    { paged, hiding }: { paged: boolean; hiding: boolean },
+    db: Db,
+    userId: string,
+    afterAt: number,
+    afterId: string,
+    limit: number,
+    hidden: unknown,
+  ) => {
+    let keys = db
+      .selectFrom('bookmarks as b')
+      .select(['b.post_id as id', 'b.created_at as bookmarked_at'])
+      .where('b.user_id', '=', userId);
+    if (hiding) {
+      keys = keys.where('b.post_id', 'not in', (eb) =>
+        eb.selectFrom('posts as hp').select('hp.id').where('hp.user_id', 'in', idList(db, hidden)),
+      );
+    }
+    return (
+      paged
+        ? keys.where((eb) =>
+            eb(eb.refTuple('b.created_at', 'b.post_id'), '<', eb.tuple(afterAt, afterId)),
+          )
+        : keys
+    )
+      .orderBy('b.created_at', 'desc')
+      .orderBy('b.post_id', 'desc')
+      .limit(limit);
+  },
 );
-
 /**
  * The ids of a page of the member's bookmarked posts, newest bookmark first (limit + 1, to tell
  * whether more follow); keyset [bookmark created_at, post id].
@@ -415,8 +410,7 @@ export function listBookmarkKeys(
   },
 ): Promise<{ id: string; bookmarked_at: number }[]> {
   const { viewerId, after, limit, hidden } = query;
-  const keys = bookmarkQueries.get(`${String(after !== null)}:${String(hidden.length > 0)}`);
-  if (!keys) throw new Error('every bookmark query shape is built above');
+  const keys = bookmarkKeys({ paged: after !== null, hiding: hidden.length > 0 });
   return keys(db, viewerId, after?.[0] ?? 0, after?.[1] ?? '', limit + 1, idListValue(db, hidden));
 }
 

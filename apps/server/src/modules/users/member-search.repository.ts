@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery } from '../../db/compiled';
+import { compiledShapes } from '../../db/compiled';
 import { idList, idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import { listedUsers, type ListedUserRow } from './users.repository';
@@ -99,18 +99,10 @@ function searchBuilder(db: Db, shape: SearchShape, ...args: SearchArgs) {
   return builder.orderBy(order).limit(limit);
 }
 
-// Each shape of the search is built and compiled once (see compiledQuery).
-const searchQueries = new Map<string, (db: Db, ...args: SearchArgs) => Promise<ListedUserRow[]>>();
-
-function searchQueryOf(shape: SearchShape) {
-  const name = Object.values(shape).map(String).join(':');
-  let query = searchQueries.get(name);
-  if (!query) {
-    query = compiledQuery((db: Db, ...args: SearchArgs) => searchBuilder(db, shape, ...args));
-    searchQueries.set(name, query);
-  }
-  return query;
-}
+// Each shape of the search is built and compiled once.
+const searchQuery = compiledShapes((shape: SearchShape, db: Db, ...args: SearchArgs) =>
+  searchBuilder(db, shape, ...args),
+);
 
 /**
  * Members whose username, first or last name contains the text, regardless of case, in username
@@ -139,7 +131,7 @@ export function searchUsers(
     paged: query.afterUsername !== null,
     excepting: exceptIds.length > 0,
   };
-  return searchQueryOf(shape)(
+  return searchQuery(shape)(
     db,
     query.viewerId,
     `%${escapeLike(text)}%`,

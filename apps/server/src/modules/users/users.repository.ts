@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { compiledQuery } from '../../db/compiled';
+import { compiledQuery, compiledShapes } from '../../db/compiled';
 import { idList, idListValue, withRowLock } from '../../db/dialect';
 import type { Database, NewUser, UserRow } from '../../db/schema';
 
@@ -114,48 +114,40 @@ export function findListedUserById(
   return listedUsers(db, viewerId).where('u.id', '=', id).executeTakeFirst();
 }
 
-/** Who to follow, in one shape: paged or not, leaving members out or not (built once each). */
-const suggestionQuery = (paged: boolean, excepting: boolean) =>
-  compiledQuery(
-    (
-      db: Db,
-      viewerId: string,
-      afterFollowers: number,
-      afterId: string,
-      limit: number,
-      exceptIds: unknown,
-    ) => {
-      let builder = db
-        .selectFrom('users as u')
-        .selectAll('u')
-        .where('u.id', '<>', viewerId)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('follows')
-                .select('follows.followee_id')
-                .where('follows.follower_id', '=', viewerId)
-                .whereRef('follows.followee_id', '=', 'u.id'),
-            ),
+/** Who to follow, in each of its shapes (see compiledShapes). */
+const suggestionQuery = compiledShapes(
+  (
+    { paged, excepting }: { paged: boolean; excepting: boolean },
+    db: Db,
+    viewerId: string,
+    afterFollowers: number,
+    afterId: string,
+    limit: number,
+    exceptIds: unknown,
+  ) => {
+    let builder = db
+      .selectFrom('users as u')
+      .selectAll('u')
+      .where('u.id', '<>', viewerId)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('follows')
+              .select('follows.followee_id')
+              .where('follows.follower_id', '=', viewerId)
+              .whereRef('follows.followee_id', '=', 'u.id'),
           ),
-        );
-      if (excepting) builder = builder.where('u.id', 'not in', idList(db, exceptIds));
-      if (paged) {
-        builder = builder.where((eb) =>
-          eb(eb.refTuple('u.followers_count', 'u.id'), '<', eb.tuple(afterFollowers, afterId)),
-        );
-      }
-      return builder.orderBy('u.followers_count', 'desc').orderBy('u.id', 'desc').limit(limit);
-    },
-  );
-const suggestionQueries = new Map(
-  [false, true].flatMap((paged) =>
-    [false, true].map((excepting) => [
-      `${String(paged)}:${String(excepting)}`,
-      suggestionQuery(paged, excepting),
-    ]),
-  ),
+        ),
+      );
+    if (excepting) builder = builder.where('u.id', 'not in', idList(db, exceptIds));
+    if (paged) {
+      builder = builder.where((eb) =>
+        eb(eb.refTuple('u.followers_count', 'u.id'), '<', eb.tuple(afterFollowers, afterId)),
+      );
+    }
+    return builder.orderBy('u.followers_count', 'desc').orderBy('u.id', 'desc').limit(limit);
+  },
 );
 
 /**
@@ -172,10 +164,7 @@ export function suggestUsers(
   },
 ): Promise<UserRow[]> {
   const { viewerId, after, limit, exceptIds } = query;
-  const suggestions = suggestionQueries.get(
-    `${String(after !== null)}:${String(exceptIds.length > 0)}`,
-  );
-  if (!suggestions) throw new Error('every suggestion query shape is built above');
+  const suggestions = suggestionQuery({ paged: after !== null, excepting: exceptIds.length > 0 });
   return suggestions(
     db,
     viewerId,
