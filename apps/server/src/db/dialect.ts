@@ -159,6 +159,15 @@ export function rowidsOf(rows: readonly { row: number | null }[]): number[] | nu
 }
 
 /**
+ * SQLite: `indexed by index`, written after a table's name (and alias) so that the planner takes
+ * that index where another one matches the query as well; PostgreSQL: nothing, its planner weighs
+ * the pages each would read.
+ */
+export function indexedBy(db: AnyDb, index: string): RawBuilder<unknown> {
+  return isPostgres(db) ? sql`` : sql`indexed by ${sql.id(index)}`;
+}
+
+/**
  * Holds the rows a query reads until the transaction ends, with `lock` (FOR UPDATE OF its table)
  * on PostgreSQL; SQLite needs nothing, its write transactions already run one at a time (and it
  * has no FOR UPDATE).

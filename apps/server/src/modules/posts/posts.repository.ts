@@ -1,7 +1,7 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { compiledQuery, compiledShapes } from '../../db/compiled';
-import { idList, idListValue, rowidOf, rowidsOf, withRowLock } from '../../db/dialect';
+import { idList, idListValue, indexedBy, rowidOf, rowidsOf, withRowLock } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -77,18 +77,17 @@ const CARD_COLUMNS = [
   'u.avatar_url',
 ] as const;
 
-/** Whether the member liked and bookmarked the post `p`. */
-function viewerFlags(eb: PostsEb, viewerId: string) {
+/**
+ * Whether the member liked and bookmarked the post `p`. A like is looked up in the member's own
+ * likes (`likes_user_post_idx`), not under the post (the primary key, which SQLite otherwise
+ * picks): a reader's likes lie on a few pages that stay in memory while they read, a post's on a
+ * page of their own (on 1,000,000 posts, 6–8 µs a post against 26–39).
+ */
+function viewerFlags(db: Db, eb: PostsEb, viewerId: string) {
+  const liked = sql<boolean>`exists (select 1 from likes ${indexedBy(db, 'likes_user_post_idx')}
+    where likes.user_id = ${viewerId} and likes.post_id = ${eb.ref('p.id')})`;
   return [
-    eb
-      .exists(
-        eb
-          .selectFrom('likes')
-          .select('likes.post_id')
-          .where('likes.user_id', '=', viewerId)
-          .whereRef('likes.post_id', '=', 'p.id'),
-      )
-      .as('liked'),
+    liked.as('liked'),
     eb
       .exists(
         eb
@@ -109,7 +108,7 @@ function cardQuery(db: Db, viewerId: string | null) {
     .select((eb) =>
       viewerId === null
         ? [sql<boolean>`0`.as('liked'), sql<boolean>`0`.as('bookmarked')]
-        : viewerFlags(eb, viewerId),
+        : viewerFlags(db, eb, viewerId),
     );
 }
 
@@ -360,7 +359,7 @@ export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =
   db
     .selectFrom('posts as p')
     .select('p.id')
-    .select((eb) => viewerFlags(eb, userId))
+    .select((eb) => viewerFlags(db, eb, userId))
     .where('p.id', 'in', idList(db, ids)),
 );
 
