@@ -149,33 +149,3 @@ describe('cards read by the rows a list found', () => {
     },
   );
 });
-
-describe('cards kept by how often they are asked for', () => {
-  it('keep the cards read often while a scan of cards read once passes by', async () => {
-    const [writer] = await createMembers(t.app, 1);
-    const popular: Post[] = [];
-    for (let index = 0; index < 4; index += 1) {
-      popular.push(await createPost(t.app, writer.token, `popular ${String(index)}`));
-    }
-    const scanned: Post[] = [];
-    for (let index = 0; index < 20; index += 1) {
-      scanned.push(await createPost(t.app, writer.token, `scanned ${String(index)}`));
-    }
-    const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
-    const cards = createPostCards({ reads: t.app.reads, max: 4, authors });
-    for (let read = 0; read < 3; read += 1) await cards.of(popular.map((p) => p._id));
-    for (const post of scanned) await cards.of([post._id]);
-
-    // Changed behind the cache's back: a kept card still shows what it kept.
-    const ids = [...popular, ...scanned].map((p) => p._id);
-    await t.app.db
-      .updateTable('posts')
-      .set({ content: 'changed' })
-      .where('id', 'in', ids)
-      .execute();
-    const contentOf = async (post: Post) =>
-      (await cards.of([post._id])).get(post._id)?.shared.content;
-    for (const post of popular) expect(await contentOf(post)).toBe(post.content);
-    for (const post of scanned.slice(-4)) expect(await contentOf(post)).toBe('changed');
-  });
-});

@@ -2,13 +2,35 @@ import type { PublishedEvent, UserStub } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { idListValue } from '../../db/dialect';
-import { frequencySketch } from '../../lib/frequency-sketch';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
 import type { Database } from '../../db/schema';
 import { faceOf, keptFace, type PostFace } from './posts.mapper';
 import { postsAmong, postsAtRows, type PostRecord } from './posts.repository';
 
 type Db = Kysely<Database>;
+
+/**
+ * Ids met lately, `max` to `2 × max` of them: two generations of sets, the older dropped when the
+ * newer fills. Cheaper per id than an LRU's bookkeeping, which a list of cold cards paid on
+ * every card.
+ */
+function recentIds(max: number) {
+  let current = new Set<string>();
+  let previous = new Set<string>();
+  return {
+    /** Whether `id` was met lately; either way it counts as met now. */
+    met(id: string): boolean {
+      if (current.has(id)) return true;
+      const before = previous.has(id);
+      if (current.size >= max) {
+        previous = current;
+        current = new Set();
+      }
+      current.add(id);
+      return before;
+    },
+  };
+}
 
 export interface PostCardsDeps {
   /** Where cards are read from (a read-only connection on SQLite). */
@@ -27,17 +49,10 @@ export interface PostCardsDeps {
  * its card at once, so its member reads their own write.
  */
 export function createPostCards({ reads, max, authors }: PostCardsDeps) {
-  const kept = new LRUCache<string, PostFace>({ max });
-  const cards = keptUntilChanged(kept);
-  // A card is kept when it was asked for more often lately than the card it would evict (TinyLFU).
-  // Cards read once or twice (a stranger's profile, a search) then pass by without evicting the
-  // cards every Home shows: keeping them churned the cache, and the heap's old space with it.
-  const popularity = frequencySketch(max);
-  function worthKeeping(id: string): boolean {
-    if (kept.size < max) return true;
-    const evicted = kept.rkeys().next().value;
-    return evicted === undefined || popularity.of(id) > popularity.of(evicted);
-  }
+  const cards = keptUntilChanged(new LRUCache<string, PostFace>({ max }));
+  // A card is kept on its second read: most cards of a list read once (a stranger's profile)
+  // are never read again, and keeping them would only churn the cache and the heap.
+  const seen = recentIds(max);
 
   async function readPosts(ids: string[], rows: number[] | null): Promise<PostRecord[]> {
     if (!rows) return postsAmong(reads, idListValue(reads, ids));
@@ -59,11 +74,11 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
     return faces;
   }
 
-  /** The faces of posts read since `mark`, each kept if worth keeping. */
+  /** The faces of posts read since `mark`, each kept on its second read. */
   async function facesRead(mark: number, posts: PostRecord[]): Promise<PostFace[]> {
     const faces = await facesOf(posts);
     for (const face of faces) {
-      if (worthKeeping(face.card.id)) cards.keep(mark, face.card.id, keptFace(face));
+      if (seen.met(face.card.id)) cards.keep(mark, face.card.id, keptFace(face));
     }
     return faces;
   }
@@ -105,7 +120,6 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
       const missing: string[] = [];
       const missingRows: number[] = [];
       ids.forEach((id, index) => {
-        popularity.add(id);
         const card = cards.get(id);
         if (card) found.set(id, card);
         else {
@@ -130,7 +144,6 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
       const kept = new Map<string, PostFace>();
       const missing: PostRecord[] = [];
       for (const post of posts) {
-        popularity.add(post.id);
         const card = cards.get(post.id);
         if (card) kept.set(post.id, card);
         else missing.push(post);
@@ -147,7 +160,7 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
     },
     /**
      * The face of a post just written, from its row as written and its author's kept stub
-     * (undefined if the author is gone). Not kept: it is kept once read, as any.
+     * (undefined if the author is gone). Not kept: a post is kept on its second read, as any.
      */
     async written(post: PostRecord): Promise<PostFace | undefined> {
       const [face] = await facesOf([post]);
