@@ -70,6 +70,7 @@ function servicesOf(db: Db) {
     users,
     timelines,
     cards,
+    authors: stubs,
     flags,
     entities,
     hidden,

@@ -89,6 +89,7 @@ export function createServices({
     users,
     timelines,
     cards,
+    authors: stubs,
     flags,
     entities,
     hidden,

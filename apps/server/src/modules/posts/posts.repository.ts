@@ -439,15 +439,24 @@ export function findPostOwner(
     .executeTakeFirst();
 }
 
+/** A post read for a change, with the viewer's flags; its author is the caller's to add. */
+export type LockedPostRow = PostRecord & Pick<PostCardRow, 'liked' | 'bookmarked'>;
+
 /**
- * Reads a post's card for a change, holding its row until the transaction ends (PostgreSQL: FOR
- * UPDATE; SQLite runs one write transaction at a time anyway). Every change to a post or to its
- * likes, comments, votes and bookmarks takes this lock first, so that changes racing each other or
- * a delete queue up in one order instead of deadlocking; the answer's card is built from this row.
+ * Reads a post for a change, holding its row until the transaction ends (PostgreSQL: FOR UPDATE;
+ * SQLite runs one write transaction at a time anyway). Every change to a post or to its likes,
+ * comments, votes and bookmarks takes this lock first, so that changes racing each other or a
+ * delete queue up in one order instead of deadlocking; the answer's card is built from this row.
  */
-const lockedCard = compiledQuery((db: Db, postId: string, viewerId: string) =>
-  withRowLock(db, cardQuery(db, viewerId).where('p.id', '=', postId), (card) =>
-    card.forUpdate('p'),
+const lockedRow = compiledQuery((db: Db, postId: string, viewerId: string) =>
+  withRowLock(
+    db,
+    db
+      .selectFrom('posts as p')
+      .select(POST_COLUMNS)
+      .select((eb) => viewerFlags(db, eb, viewerId))
+      .where('p.id', '=', postId),
+    (query) => query.forUpdate(),
   ),
 );
 
@@ -455,8 +464,8 @@ export async function lockPostForChange(
   db: Db,
   postId: string,
   viewerId: string,
-): Promise<PostCardRow | undefined> {
-  const [row] = await lockedCard(db, postId, viewerId);
+): Promise<LockedPostRow | undefined> {
+  const [row] = await lockedRow(db, postId, viewerId);
   return row;
 }
 
