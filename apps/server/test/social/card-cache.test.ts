@@ -1,4 +1,4 @@
-import { postPageSchema, type Post } from '@perch/contract';
+import { postPageSchema, postResponseSchema, type Post } from '@perch/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/dialect';
@@ -16,6 +16,7 @@ import {
   createMembers,
   createPost,
   deletePost,
+  dislike,
   like,
   removeBookmark,
 } from './social-helpers';
@@ -92,6 +93,9 @@ describe('kept post cards and flags', () => {
     // Other processes hear of it through the relay; this one too.
     await t.app.services.relay.drain();
     expect((await authorsPost()).author.firstName).toBe('Renamed');
+    // A write's answer takes the author from the same kept stubs.
+    const unliked = await dislike(t.app, liker.token, post._id, MINIMAL);
+    expect(bodyOf(postResponseSchema, unliked, 201).post.author.firstName).toBe('Renamed');
   });
 });
 
