@@ -22,8 +22,9 @@ import type { UsersService } from '../users/users.service';
 import { recordMentions, type EntitiesService } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import type { TimelinesService } from '../timelines/timelines.service';
-import { createHomeFeed } from './home-feed';
 import type { MemberStubs } from '../users/member-stubs';
+import { authorColumns } from '../users/users.mapper';
+import { createHomeFeed } from './home-feed';
 import type { PostCards } from './post-cards';
 import type { ReaderFlags } from './reader-flags';
 import { createFlagger, createHydrator, type PagePost, type PulledPage } from './hydrate';
@@ -201,15 +202,9 @@ export function createPostsService({
     if (!post || (await hidden.isBlockedEitherWay(trx, viewer.id, post.user_id))) {
       throw notFound(ErrorMessages.postNotFound);
     }
-    const [author] = await authors.of([post.user_id]);
+    const [author] = await authors.of([post.user_id], trx);
     if (!author) throw notFound(ErrorMessages.postNotFound);
-    return {
-      ...post,
-      username: author.username,
-      first_name: author.firstName,
-      last_name: author.lastName,
-      avatar_url: author.avatarURL,
-    };
+    return { ...post, ...authorColumns(author) };
   }
 
   /** What the original API answered to every post mutation, bounded to the first page. */

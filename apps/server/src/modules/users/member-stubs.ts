@@ -38,19 +38,26 @@ export function createMemberStubs({ reads, max }: MemberStubsDeps) {
   }
 
   return {
-    /** The stubs of the members among `ids` that exist, in the order of `ids`. */
-    async of(memberIds: readonly string[]): Promise<UserStub[]> {
+    /**
+     * The stubs of the members among `ids` that exist, in the order of `ids`. In a transaction,
+     * pass it as `within`: those not kept are read through it rather than through another
+     * connection (on PostgreSQL, writes each holding one of the pool's connections while waiting
+     * for a second would wait for each other), and are not kept, as the transaction may yet see
+     * what it has not committed.
+     */
+    async of(memberIds: readonly string[], within?: Db): Promise<UserStub[]> {
       // Taken before the read: the cache may drop any of them meanwhile.
       const cached = memberIds.map((id) => stubs.get(id));
       const missing = memberIds.filter((_, index) => cached[index] === undefined);
       const read = new Map<string, UserStub>();
       if (missing.length > 0) {
         const mark = stubs.mark();
-        for (const row of await stubsAmong(reads, idListValue(reads, missing))) {
+        const source = within ?? reads;
+        for (const row of await stubsAmong(source, idListValue(source, missing))) {
           const plain = toUserStub(row);
           const stub = withJson(plain, JSON.stringify(plain));
           read.set(row.id, stub);
-          stubs.keep(mark, row.id, stub);
+          if (!within) stubs.keep(mark, row.id, stub);
         }
       }
       const found: UserStub[] = [];

@@ -27,6 +27,21 @@ export function toUser(
 }
 
 /** A member as listed inside another record: followers, following, notification actors. */
+/** A stub as the author columns of a row that lists its member (the inverse of toUserStub). */
+export function authorColumns(stub: UserStub): {
+  username: string;
+  first_name: string;
+  last_name: string;
+  avatar_url: string | null;
+} {
+  return {
+    username: stub.username,
+    first_name: stub.firstName,
+    last_name: stub.lastName,
+    avatar_url: stub.avatarURL,
+  };
+}
+
 export function toUserStub(row: {
   id: string;
   username: string;
