@@ -19,6 +19,7 @@ import { encodeEntities } from '../discovery/entities.codec';
 import { recordMentions, type EntitiesService } from '../discovery/entities.service';
 import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { HiddenMembers } from '../safety/hidden-members';
+import { authorColumns } from '../users/users.mapper';
 import { toComment, withViewerVote } from './comments.mapper';
 import { readFirstComments, type Commented, type FirstComments } from './first-comments';
 import * as repo from './comments.repository';
@@ -92,10 +93,7 @@ export function createCommentsService({
         upvote_count: 0,
         downvote_count: 0,
         updated_at: row.created_at,
-        username: author.username,
-        first_name: author.firstName,
-        last_name: author.lastName,
-        avatar_url: author.avatarURL,
+        ...authorColumns(author),
         viewer_vote: null,
       },
       viewer,

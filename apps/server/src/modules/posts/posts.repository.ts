@@ -394,6 +394,7 @@ const bookmarkKeys = compiledShapes(
       .limit(limit);
   },
 );
+
 /**
  * The ids of a page of the member's bookmarked posts, newest bookmark first (limit + 1, to tell
  * whether more follow); keyset [bookmark created_at, post id].
