@@ -26,14 +26,11 @@ export function toUser(
   return user;
 }
 
-/** A member as listed inside another record: followers, following, notification actors. */
+/** The columns a member's stub is made of, as rows that list a member carry them. */
+type StubColumns = Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'avatar_url'>;
+
 /** A stub as the author columns of a row that lists its member (the inverse of toUserStub). */
-export function authorColumns(stub: UserStub): {
-  username: string;
-  first_name: string;
-  last_name: string;
-  avatar_url: string | null;
-} {
+export function authorColumns(stub: UserStub): Omit<StubColumns, 'id'> {
   return {
     username: stub.username,
     first_name: stub.firstName,
@@ -42,13 +39,8 @@ export function authorColumns(stub: UserStub): {
   };
 }
 
-export function toUserStub(row: {
-  id: string;
-  username: string;
-  first_name: string;
-  last_name: string;
-  avatar_url: string | null;
-}): UserStub {
+/** A member as listed inside another record: followers, following, notification actors. */
+export function toUserStub(row: StubColumns): UserStub {
   return {
     _id: row.id,
     id: row.id,
