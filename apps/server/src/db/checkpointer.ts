@@ -20,8 +20,8 @@ import { Worker } from 'node:worker_threads';
  * 100 MB a second of posting, to 1.6–4 GB. Past `restartFrames` the thread therefore checkpoints
  * in RESTART mode: it holds writers off (they wait for the lock between turns of the event loop,
  * see database.ts) while it copies the little the passive pass left, then the next write starts the
- * log over. The log then stays under about `restartFrames` pages, and is cut back to
- * journal_size_limit once started over.
+ * log over. The log then stays under about `restartFrames` pages, and a log that grew past
+ * journal_size_limit meanwhile is cut back to it once started over.
  */
 export interface Checkpointer {
   /** Resolves with the next checkpoint's frames (log: in the log, copied: moved to the file). */
@@ -42,9 +42,10 @@ const DEFAULT_INTERVAL_MS = 250;
  * left, and the syncs). At 64 MB the benchmark's writes (about 4,000 a second on 1,000,000 posts)
  * met one every 0.8 s, and they set the writes' p99: like 8–13 ms, comment 11–16, create-post
  * 10–22. At 256 MB a restart comes every 2–3 s and the p99s were 7, 10 and 9 ms. An instance that
- * writes less seldom reaches it; the log is cut back to journal_size_limit after each restart.
+ * writes less seldom reaches it. The log started over is written over in place (see
+ * LOG_SIZE_LIMIT_BYTES in database.ts).
  */
-const DEFAULT_RESTART_FRAMES = 65_536;
+export const DEFAULT_RESTART_FRAMES = 65_536;
 /** How long the thread may wait for the write lock (and readers) to start the log over. */
 const RESTART_WAIT_MS = 100;
 
