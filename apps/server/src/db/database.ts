@@ -16,6 +16,7 @@ import {
 import pg from 'pg';
 import { DEFAULT_RESTART_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { preparingClient } from './prepared-statements';
+import { planWithoutValueSamples } from './statistics';
 import type { Database } from './schema';
 import { DEFAULT_SQLITE_CACHE_MIB } from '../config';
 
@@ -233,6 +234,7 @@ export function createDatabase(
   if (target.kind === 'sqlite') {
     const { filename, cacheMiB } = target;
     const writer = openSqlite(filename, cacheMiB);
+    planWithoutValueSamples(writer);
     const checkpointer =
       filename === ':memory:' ? undefined : checkpointElsewhere(writer, filename);
     const db = new Kysely<Database>({
