@@ -3,7 +3,7 @@
  * services on a database opened with createDatabase, for random members. Also prints each query's
  * plan (SQLite: EXPLAIN QUERY PLAN; PostgreSQL: EXPLAIN ANALYZE) for one typical member.
  */
-import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type LogEvent } from 'kysely';
+import { Kysely, PostgresDialect, type CompiledQuery, type LogEvent } from 'kysely';
 import pg from 'pg';
 import {
   closeDatabase,
@@ -12,6 +12,7 @@ import {
   type DatabaseTarget,
 } from '../apps/server/src/db/database';
 import type { Database } from '../apps/server/src/db/schema';
+import { PerchSqliteDialect } from '../apps/server/src/db/sqlite-dialect';
 // The server's Fastify augmentations (request.viewer, app.services), which its modules rely on.
 import type {} from '../apps/server/src/app';
 import type { Viewer } from '../apps/server/src/auth/viewer';
@@ -141,7 +142,10 @@ async function explain(
   let close: () => Promise<void>;
   if (target.kind === 'sqlite') {
     const sqlite = openSqlite(target.filename);
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log: capture });
+    db = new Kysely<Database>({
+      dialect: new PerchSqliteDialect({ database: sqlite }),
+      log: capture,
+    });
     run = (query) => {
       const rows = sqlite
         .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)

@@ -6,7 +6,6 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
-  SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
@@ -16,6 +15,7 @@ import {
 import pg from 'pg';
 import { DEFAULT_RESTART_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { preparingClient } from './prepared-statements';
+import { PerchSqliteDialect } from './sqlite-dialect';
 import { planWithoutValueSamples } from './statistics';
 import type { Database } from './schema';
 import { DEFAULT_SQLITE_CACHE_MIB } from '../config';
@@ -214,7 +214,7 @@ const MAX_LOCK_POLL_MS = 8;
 const isLocked = (error: unknown) =>
   error instanceof SqliteDatabase.SqliteError && error.code === 'SQLITE_BUSY';
 
-class WriterSqliteDialect extends SqliteDialect {
+class WriterSqliteDialect extends PerchSqliteDialect {
   readonly #config: SqliteDialectConfig;
 
   constructor(config: SqliteDialectConfig) {
@@ -247,7 +247,7 @@ export function createDatabase(
         : new Kysely<Database>({
             // Opened on first use: by then the writer has made the file, migrated it and set WAL,
             // and tools that only migrate or seed never open it.
-            dialect: new SqliteDialect({
+            dialect: new PerchSqliteDialect({
               database: () =>
                 Promise.resolve(withStatementCache(openSqliteReader(filename, cacheMiB))),
             }),
