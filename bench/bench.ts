@@ -407,12 +407,17 @@ async function runPerch(
       );
     }
 
-    // Warm the JIT and caches with a little of every read first.
-    const warmUp = selected.filter((s) => !s.write).flatMap((s) => s.requests());
-    if (warmUp.length > 0) {
-      await fireFor(perch.url, warmUp, LATENCY_CONNECTIONS, quick ? 1 : 3);
+    // Warm the JIT and caches with a little of every read first, and with a little of every write
+    // before the first write scenario: that one otherwise measured the write paths cold (like
+    // 546–657 CPU µs in full runs, 446–570 run again later in the same process).
+    const warmUp = async (writes: boolean) => {
+      const requests = selected.filter((s) => s.write === writes).flatMap((s) => s.requests());
+      if (requests.length === 0) return;
+      if (writes) load.writes.current = 'warm-up';
+      await fireFor(perch.url, requests, LATENCY_CONNECTIONS, quick ? 1 : 3);
       await settle(perch.url, '/api/health');
-    }
+    };
+    await warmUp(false);
     if (soakSeconds > 0) {
       log();
       log(
@@ -434,18 +439,9 @@ async function runPerch(
       });
       log(soakSummary(figuresOf.soak));
     } else {
-      let writesWarm = false;
+      const firstWrite = selected.find((s) => s.write);
       for (const scenario of selected) {
-        if (scenario.write && !writesWarm) {
-          // The writes' own code paths and the writer's caches warmed as the reads' were: the
-          // first write scenario otherwise measured them cold (like 546–657 CPU µs in full runs,
-          // 446–570 when run again later in the same process).
-          load.writes.current = 'warm-up';
-          const writes = selected.filter((s) => s.write).flatMap((s) => s.requests());
-          await fireFor(perch.url, writes, LATENCY_CONNECTIONS, quick ? 1 : 3);
-          await settle(perch.url, '/api/health');
-          writesWarm = true;
-        }
+        if (scenario === firstWrite) await warmUp(true);
         figuresOf.results.push(
           await runScenario(perch, scenario, '/api/health', baselineRps, load.writes),
         );
