@@ -1,7 +1,8 @@
 import type { DomainEvent } from '@perch/contract';
-import type { ControlledTransaction, Kysely } from 'kysely';
+import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
+import { AppError } from '../lib/errors';
 import { appendEvents } from './outbox.repository';
 
 type Db = Kysely<Database>;
@@ -46,6 +47,8 @@ export function createTransact(db: Db, committed: (lastId: number) => void): Tra
 /** Writes run in one transaction at most: bounds how long one COMMIT keeps the others waiting. */
 const MAX_BATCH = 64;
 const SAVEPOINT = 'write';
+/** Rows changed since the connection opened, counting those changed by triggers. */
+const TOTAL_CHANGES = CompiledQuery.raw('select total_changes() as changes');
 
 interface Waiting {
   work: TransactionWork<unknown>;
@@ -53,53 +56,39 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+async function totalChanges(trx: Db): Promise<number> {
+  const { rows } = await trx.executeQuery<{ changes: number }>(TOTAL_CHANGES);
+  return rows[0]?.changes ?? 0;
+}
+
 /**
  * Group commit for SQLite, which takes one writer at a time: the writes that arrive while a
- * transaction runs wait, then run together in the next one, each in a savepoint of its own (a
- * write that throws is rolled back alone and answers its error). Each is answered only after the
- * shared COMMIT, so an acknowledged write is stored, and its events with it. One COMMIT (and one
- * write of the pages they share to the log) serves the whole batch instead of one per write.
+ * transaction runs wait, then run together in the next one. Each is answered only after the shared
+ * COMMIT, so an acknowledged write is stored, and its events with it. One COMMIT (and one write of
+ * the pages they share to the log) serves the whole batch instead of one per write.
+ *
+ * A write that throws must leave nothing behind. Writes refuse almost always before they change
+ * anything (a double like, a post gone), so a batch first runs without savepoints: a savepoint
+ * copies every page it is the first to change to a journal of its own. Only a write that throws
+ * after changing rows, or with an error not the app's own, spoils the batch: it is rolled back
+ * and run again with a savepoint for each write, where the one that throws is rolled back alone.
  */
 function createGroupCommit(db: Db, committed: (lastId: number) => void): Transact {
   const queue: Waiting[] = [];
   let draining = false;
 
-  /** Runs a batch; never throws: a failure of the transaction itself answers every write. */
+  /** Answers every write of a batch once its transaction has ended; never throws. */
   async function runBatch(batch: Waiting[]): Promise<void> {
-    // Each write's answer, given once the batch has committed.
-    const answers: (() => void)[] = [];
-    let lastId: number | null = null;
-    let trx: ControlledTransaction<Database> | null = null;
+    let outcome: Outcome;
     try {
-      trx = await db.startTransaction().execute();
-      for (const { work, resolve, reject } of batch) {
-        const inSavepoint = await trx.savepoint(SAVEPOINT).execute();
-        try {
-          const recorded = await runRecorded(inSavepoint, work);
-          await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
-          answers.push(() => {
-            resolve(recorded.result);
-          });
-          if (recorded.lastId !== null) lastId = recorded.lastId;
-        } catch (error) {
-          await inSavepoint.rollbackToSavepoint(SAVEPOINT).execute();
-          await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
-          answers.push(() => {
-            reject(error);
-          });
-        }
-      }
-      await trx.commit().execute();
+      const together = await runTogether(batch);
+      outcome = together === 'spoiled' ? await runInSavepoints(batch) : together;
     } catch (error) {
-      await trx
-        ?.rollback()
-        .execute()
-        .catch(() => undefined);
       for (const waiting of batch) waiting.reject(error);
       return;
     }
-    if (lastId !== null) committed(lastId);
-    for (const answer of answers) answer();
+    if (outcome.lastId !== null) committed(outcome.lastId);
+    for (const answer of outcome.answers) answer();
   }
 
   async function drain(): Promise<void> {
@@ -108,6 +97,55 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
     } finally {
       draining = false;
     }
+  }
+
+  /** The batch's writes one after another; 'spoiled' (rolled back) when one throws after changes. */
+  function runTogether(batch: Waiting[]): Promise<Outcome | 'spoiled'> {
+    return inTransaction(db, async (trx, outcome) => {
+      let changes = await totalChanges(trx);
+      for (const [index, { work, resolve, reject }] of batch.entries()) {
+        try {
+          const recorded = await runRecorded(trx, work);
+          outcome.answers.push(() => {
+            resolve(recorded.result);
+          });
+          if (recorded.lastId !== null) outcome.lastId = recorded.lastId;
+          if (index < batch.length - 1) changes = await totalChanges(trx);
+        } catch (error) {
+          if (!(error instanceof AppError) || (await totalChanges(trx)) !== changes) {
+            return 'spoiled';
+          }
+          outcome.answers.push(() => {
+            reject(error);
+          });
+        }
+      }
+      return outcome;
+    });
+  }
+
+  /** The batch's writes each in a savepoint, rolled back alone when it throws. */
+  function runInSavepoints(batch: Waiting[]): Promise<Outcome> {
+    return inTransaction(db, async (trx, outcome) => {
+      for (const { work, resolve, reject } of batch) {
+        const inSavepoint = await trx.savepoint(SAVEPOINT).execute();
+        try {
+          const recorded = await runRecorded(inSavepoint, work);
+          await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
+          outcome.answers.push(() => {
+            resolve(recorded.result);
+          });
+          if (recorded.lastId !== null) outcome.lastId = recorded.lastId;
+        } catch (error) {
+          await inSavepoint.rollbackToSavepoint(SAVEPOINT).execute();
+          await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
+          outcome.answers.push(() => {
+            reject(error);
+          });
+        }
+      }
+      return outcome;
+    });
   }
 
   return <T>(work: TransactionWork<T>): Promise<T> =>
@@ -120,4 +158,39 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
         setImmediate(() => void drain());
       }
     });
+}
+
+/** What a batch's transaction leaves to do after its COMMIT: answer each write, announce events. */
+interface Outcome {
+  answers: (() => void)[];
+  lastId: number | null;
+}
+
+/**
+ * Runs `run` in a transaction, committed when it answers an outcome and rolled back when it
+ * answers 'spoiled' or throws (the error is passed on).
+ */
+async function inTransaction<Result extends Outcome | 'spoiled'>(
+  db: Db,
+  run: (trx: ControlledTransaction<Database>, outcome: Outcome) => Promise<Result>,
+): Promise<Result> {
+  let trx: ControlledTransaction<Database> | null = null;
+  try {
+    trx = await db.startTransaction().execute();
+    const outcome = await run(trx, { answers: [], lastId: null });
+    if (outcome !== 'spoiled') await trx.commit().execute();
+    // An error may have ended the transaction already (SQLite rolls back at a full disk).
+    else
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
+    return outcome;
+  } catch (error) {
+    await trx
+      ?.rollback()
+      .execute()
+      .catch(() => undefined);
+    throw error;
+  }
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/dialect';
 import { createTransact, runRecorded } from '../../src/events/transactions';
+import { badRequest } from '../../src/lib/errors';
 import { createMember, type Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
 import { testDatabaseKind } from '../test-database';
@@ -318,6 +319,60 @@ describe('events are stored only when their transaction commits', () => {
       expect(committed.length).toBeLessThan(3);
       expect(committed.at(-1)).toBe(newest);
     }
+  });
+
+  it('createTransact: a write refused before it changes anything leaves the others as they ran', async () => {
+    const transact = createTransact(t.app.db, () => undefined);
+    const members = [author, reader, await createMember(t.app), await createMember(t.app)];
+    const bioOf = async (member: Member) =>
+      (
+        await t.app.db
+          .selectFrom('users')
+          .select('bio')
+          .where('id', '=', member.user._id)
+          .executeTakeFirst()
+      )?.bio;
+    // Each write sets its member's bio; the third refuses before or after its change.
+    const batch = async (tag: string, refuseAfterChange: boolean) => {
+      const runs = [0, 0, 0, 0];
+      const outcomes = await Promise.allSettled(
+        members.map((member, index) =>
+          transact(async (trx, events) => {
+            runs[index] = (runs[index] ?? 0) + 1;
+            const refuses = index === 2;
+            if (refuses && !refuseAfterChange) throw badRequest(`refused ${tag}`);
+            await trx
+              .updateTable('users')
+              .set({ bio: `${tag}-${String(index)}` })
+              .where('id', '=', member.user._id)
+              .execute();
+            events.record(event(`${tag}-${String(index)}`));
+            if (refuses) throw badRequest(`refused ${tag}`);
+            return index;
+          }),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      const bios = await Promise.all(members.map(bioOf));
+      expect([bios[0], bios[1], bios[3]]).toEqual([`${tag}-0`, `${tag}-1`, `${tag}-3`]);
+      expect(bios[2]).not.toBe(`${tag}-2`);
+      for (const index of [0, 1, 3])
+        expect(await stored(`${tag}-${String(index)}`)).toHaveLength(1);
+      expect(await stored(`${tag}-2`)).toEqual([]);
+      return runs;
+    };
+
+    expect(await batch('refused-first', false)).toEqual([1, 1, 1, 1]);
+    // On SQLite, a change rolled back takes the batch's other changes with it: the writes before
+    // it run again, each in a savepoint; PostgreSQL runs each write in its own transaction.
+    expect(await batch('refused-after', true)).toEqual(
+      isPostgres(t.app.db) ? [1, 1, 1, 1] : [2, 2, 2, 1],
+    );
   });
 
   it('runRecorded: answers the last id given, and nothing when its transaction rolls back', async () => {
