@@ -19,6 +19,7 @@ import { ulid } from 'ulid';
 import { closeDatabase, createDatabase } from '../apps/server/src/db/database';
 import { DEFAULT_HOME_PULL_FOLLOWERS } from '../apps/server/src/config';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
+import { INDEX_WAITING_POSTS_SQL } from '../apps/server/src/db/search-index';
 import type { Database } from '../apps/server/src/db/schema';
 import { verifyPassword } from '../apps/server/src/lib/password';
 import {
@@ -159,6 +160,8 @@ async function prepareSqlite(instance: Instance) {
     async buildIndexes() {
       db.exec('COMMIT');
       for (const { sql } of indexes) db.exec(sql);
+      // The posts loaded wait to be indexed for search, as a write transaction's do.
+      for (const statement of INDEX_WAITING_POSTS_SQL) db.exec(statement);
       // One segment per term, as a server's search-tidy job keeps it over time.
       db.exec("INSERT INTO posts_search (posts_search) VALUES ('optimize')");
       return Promise.resolve();

@@ -19,6 +19,7 @@ import * as memberNameTriples from './migrations/0017_member_name_triples';
 import * as outboxIdsAtCommit from './migrations/0018_outbox_ids_at_commit';
 import * as postsByAuthor from './migrations/0019_posts_by_author';
 import * as unreadCounts from './migrations/0020_unread_counts';
+import * as postsIndexedAtCommit from './migrations/0021_posts_indexed_at_commit';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 export const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0018_outbox_ids_at_commit': outboxIdsAtCommit,
   '0019_posts_by_author': postsByAuthor,
   '0020_unread_counts': unreadCounts,
+  '0021_posts_indexed_at_commit': postsIndexedAtCommit,
 };
 
 const provider: MigrationProvider = {

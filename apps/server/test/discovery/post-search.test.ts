@@ -1,8 +1,12 @@
 import { SEARCH_TOP_MAX, SearchErrors, postSchema, type Post } from '@perch/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransact } from '../../src/events/transactions';
+import { newId } from '../../src/lib/ids';
 import { NUL_REFUSED } from '../../src/plugins/input-guard';
 import { createMember, type Member } from '../factories';
 import { createTestApp, type TestApp } from '../helpers';
+import { testDatabaseKind } from '../test-database';
 import {
   createPost,
   deletePost,
@@ -299,5 +303,56 @@ describe('queries a search refuses or takes literally', () => {
       });
       expectError(response, 400, 'cursor is invalid.');
     }
+  });
+});
+
+describe('posts written together', () => {
+  it('are each found once their answers are given', async () => {
+    const texts = ['zephyr one', 'zephyr two', 'zephyr three', 'zephyr four', 'zephyr five'];
+    // Sent at once: on SQLite they share one transaction of the group commit.
+    const made = await Promise.all(
+      texts.map((text, i) => createPost(t.app, (i % 2 ? bob : alice).token, text)),
+    );
+    expect(new Set(await searchIds(t.app, 'zephyr'))).toEqual(new Set(made.map((p) => p._id)));
+    expect(await searchIds(t.app, '"zephyr three"')).toEqual([made[2]?._id]);
+  });
+
+  it('are indexed as they are at commit, when edited or deleted before it', async () => {
+    const transact = createTransact(t.app.db, () => undefined);
+    const now = Date.now();
+    const row = (id: string, content: string) => ({
+      id,
+      user_id: alice.user._id,
+      content,
+      created_at: now,
+      updated_at: now,
+    });
+    const [edited, deleted, kept] = [newId(now), newId(now), newId(now)];
+    await transact(async (trx) => {
+      await trx.insertInto('posts').values(row(edited, 'quokka first draft')).execute();
+      await trx.insertInto('posts').values(row(deleted, 'quokka gone soon')).execute();
+      await trx.insertInto('posts').values(row(kept, 'quokka as written')).execute();
+      await trx
+        .updateTable('posts')
+        .set({ content: 'quokka final words' })
+        .where('id', '=', edited)
+        .execute();
+      await trx.deleteFrom('posts').where('id', '=', deleted).execute();
+    });
+    expect(new Set(await searchIds(t.app, 'quokka'))).toEqual(new Set([edited, kept]));
+    expect(await searchIds(t.app, 'final')).toEqual([edited]);
+    expect(await searchIds(t.app, 'draft')).toEqual([]);
+    expect(await searchIds(t.app, 'gone')).toEqual([]);
+    if (testDatabaseKind() === 'sqlite') {
+      // FTS5 compares its index with the posts it was given, and throws where they differ.
+      await sql`insert into posts_search (posts_search, rank) values ('integrity-check', 1)`.execute(
+        t.app.db,
+      );
+      const { rows } = await sql<{ n: number }>`
+        select count(*) as n from posts_search_waiting`.execute(t.app.db);
+      expect(rows[0]?.n).toBe(0);
+    }
+    await t.app.db.deleteFrom('posts').where('id', 'in', [edited, kept]).execute();
+    expect(await searchIds(t.app, 'quokka')).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import { sql, type Kysely } from 'kysely';
  * of two and three characters so that `ba*` and `bak*` read one list. Triggers keep it in step
  * with every insert, delete and change of content, in the write's own transaction; counter updates
  * do not touch it. Rowids of posts are kept by VACUUM and backups; after anything that renumbers
- * them, `INSERT INTO posts_search(posts_search) VALUES ('rebuild')` builds it again.
+ * them, `INSERT INTO posts_search(posts_search) VALUES ('rebuild')` builds it again (and, since
+ * migration 0021, `DELETE FROM posts_search_waiting` then, as the rebuild indexed those posts too).
  */
 export async function upPostSearchSqlite(db: Kysely<unknown>): Promise<void> {
   await sql`
