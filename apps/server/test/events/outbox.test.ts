@@ -221,6 +221,14 @@ describe('events are stored only when their transaction commits', () => {
     ({ type: 'bookmark.added', payload: { userId: 'rollback-test', postId } }) as const;
   const stored = async (postId: string) =>
     (await outboxAfter(t.app, mark)).filter((e) => e.payload.postId === postId);
+  const bioOf = async (member: Member) =>
+    (
+      await t.app.db
+        .selectFrom('users')
+        .select('bio')
+        .where('id', '=', member.user._id)
+        .executeTakeFirst()
+    )?.bio;
 
   it('createTransact: a throw after recording leaves no row, the same work without it does', async () => {
     const committed: number[] = [];
@@ -270,14 +278,6 @@ describe('events are stored only when their transaction commits', () => {
   it('createTransact: writes made at once each commit or fail alone, answered after their commit', async () => {
     const committed: number[] = [];
     const transact = createTransact(t.app.db, (lastId) => committed.push(lastId));
-    const bioOf = async (member: Member) =>
-      (
-        await t.app.db
-          .selectFrom('users')
-          .select('bio')
-          .where('id', '=', member.user._id)
-          .executeTakeFirst()
-      )?.bio;
     const members = [author, reader, await createMember(t.app), await createMember(t.app)];
     const write = (member: Member, postId: string, fail: boolean) =>
       transact(async (trx, events) => {
@@ -324,14 +324,6 @@ describe('events are stored only when their transaction commits', () => {
   it('createTransact: a write refused before it changes anything leaves the others as they ran', async () => {
     const transact = createTransact(t.app.db, () => undefined);
     const members = [author, reader, await createMember(t.app), await createMember(t.app)];
-    const bioOf = async (member: Member) =>
-      (
-        await t.app.db
-          .selectFrom('users')
-          .select('bio')
-          .where('id', '=', member.user._id)
-          .executeTakeFirst()
-      )?.bio;
     // Each write sets its member's bio; the third refuses before or after its change.
     const batch = async (tag: string, refuseAfterChange: boolean) => {
       const runs = [0, 0, 0, 0];
