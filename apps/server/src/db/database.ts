@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import { DEFAULT_RESTART_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { preparingClient } from './prepared-statements';
+import { createWaitingPostsIndexer } from './search-index';
 import { PerchSqliteDialect } from './sqlite-dialect';
 import { planWithoutValueSamples } from './statistics';
 import type { Database } from './schema';
@@ -185,9 +186,17 @@ export function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqlit
  * "database is locked" if another process (WORKERS > 1) wrote meanwhile, its snapshot being out of
  * date. While another process holds the lock, SQLite's busy handler would sleep on this thread,
  * stopping every request of the process; the lock is waited for here instead, between turns of the
- * event loop, with the connection's busy timeout off for that one statement.
+ * event loop, with the connection's busy timeout off for that one statement. Before each COMMIT,
+ * the posts the transaction inserted are indexed for search together (see search-index.ts).
  */
 class WriterSqliteDriver extends SqliteDriver {
+  readonly #indexWaitingPosts = createWaitingPostsIndexer();
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.#indexWaitingPosts(connection);
+    await super.commitTransaction(connection);
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const deadline = Date.now() + BUSY_TIMEOUT_MS;
     await connection.executeQuery(NO_BUSY_WAIT);

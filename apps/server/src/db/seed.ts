@@ -7,7 +7,6 @@ import { hashPassword } from '../lib/password';
 import { demoFollows, demoPosts, featuredMembers, quietMembers } from './demo-content';
 import { avatarSvg, sceneSvgs } from './demo-images';
 import { backfillEntities } from './migrations/discovery-backfill';
-import { indexWaitingPosts } from './search-index';
 import type { Database } from './schema';
 
 const HOUR = 3_600_000;
@@ -161,7 +160,6 @@ export async function seedDemoDataIfEmpty(
         following_count: sql`(select count(*) from follows where follows.follower_id = users.id)`,
       })
       .execute();
-    await indexWaitingPosts(trx);
   });
   // Rows written directly: their tags and mentions are found as for rows older than them.
   await backfillEntities(db as Kysely<unknown>);

@@ -2,7 +2,6 @@ import type { DomainEvent } from '@perch/contract';
 import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
-import { indexWaitingPosts } from '../db/search-index';
 import { AppError } from '../lib/errors';
 import { appendEvents } from './outbox.repository';
 
@@ -179,16 +178,15 @@ async function inTransaction<Result extends Outcome | 'spoiled'>(
   try {
     trx = await db.startTransaction().execute();
     const outcome = await run(trx, { answers: [], lastId: null });
-    if (outcome !== 'spoiled') {
-      await indexWaitingPosts(trx);
-      await trx.commit().execute();
-    }
-    // An error may have ended the transaction already (SQLite rolls back at a full disk).
-    else
+    if (outcome === 'spoiled') {
+      // An error may have ended the transaction already (SQLite rolls back at a full disk).
       await trx
         .rollback()
         .execute()
         .catch(() => undefined);
+    } else {
+      await trx.commit().execute();
+    }
     return outcome;
   } catch (error) {
     await trx

@@ -8,8 +8,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * may fail halfway (an insert that fires a trigger, a row inserted with several). A batch of the
  * group commit therefore wrote one segment a post, and merged them again later: under `perf`, 7% of
  * the main thread while posting. The insert trigger now notes the post's rowid in
- * `posts_search_waiting`, and `indexWaitingPosts` (discovery/search-index.ts) indexes the batch's
- * posts just before its COMMIT: readers, who see committed rows only, never find a post unindexed.
+ * `posts_search_waiting`, and the writer's driver indexes a transaction's waiting posts just before
+ * its COMMIT (db/search-index.ts): readers, who see committed rows only, never find a post unindexed.
  * A post deleted or edited while it waits is dropped from the list or left to be indexed as it is
  * then. PostgreSQL's index is a generated column and is unchanged.
  */
