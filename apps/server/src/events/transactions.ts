@@ -105,19 +105,13 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
       let changes = await totalChanges(trx);
       for (const [index, { work, resolve, reject }] of batch.entries()) {
         try {
-          const recorded = await runRecorded(trx, work);
-          outcome.answers.push(() => {
-            resolve(recorded.result);
-          });
-          if (recorded.lastId !== null) outcome.lastId = recorded.lastId;
+          stored(outcome, await runRecorded(trx, work), resolve);
           if (index < batch.length - 1) changes = await totalChanges(trx);
         } catch (error) {
           if (!(error instanceof AppError) || (await totalChanges(trx)) !== changes) {
             return 'spoiled';
           }
-          outcome.answers.push(() => {
-            reject(error);
-          });
+          refused(outcome, error, reject);
         }
       }
       return outcome;
@@ -132,16 +126,11 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
         try {
           const recorded = await runRecorded(inSavepoint, work);
           await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
-          outcome.answers.push(() => {
-            resolve(recorded.result);
-          });
-          if (recorded.lastId !== null) outcome.lastId = recorded.lastId;
+          stored(outcome, recorded, resolve);
         } catch (error) {
           await inSavepoint.rollbackToSavepoint(SAVEPOINT).execute();
           await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
-          outcome.answers.push(() => {
-            reject(error);
-          });
+          refused(outcome, error, reject);
         }
       }
       return outcome;
@@ -164,6 +153,25 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
 interface Outcome {
   answers: (() => void)[];
   lastId: number | null;
+}
+
+/** A write done: answered with its result after the COMMIT, its newest event announced. */
+function stored(
+  outcome: Outcome,
+  recorded: { result: unknown; lastId: number | null },
+  resolve: Waiting['resolve'],
+): void {
+  outcome.answers.push(() => {
+    resolve(recorded.result);
+  });
+  if (recorded.lastId !== null) outcome.lastId = recorded.lastId;
+}
+
+/** A write that threw and left nothing: answered with its error after the COMMIT. */
+function refused(outcome: Outcome, error: unknown, reject: Waiting['reject']): void {
+  outcome.answers.push(() => {
+    reject(error);
+  });
 }
 
 /**
