@@ -1,13 +1,24 @@
-import { SEARCH_TOP_MAX, SearchErrors, postSchema, type Post } from '@perch/contract';
+import {
+  SEARCH_TOP_MAX,
+  SearchErrors,
+  postSchema,
+  postSearchPageSchema,
+  type Post,
+  type PublishedEvent,
+} from '@perch/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransact } from '../../src/events/transactions';
+import { createSearchFirstPages } from '../../src/modules/discovery/search-first-pages';
+import { createPostCards } from '../../src/modules/posts/post-cards';
 import { newId } from '../../src/lib/ids';
 import { NUL_REFUSED } from '../../src/plugins/input-guard';
 import { createMember, type Member } from '../factories';
 import { createTestApp, type TestApp } from '../helpers';
+import { mute, postIdsAt, unmute } from '../safety/safety-helpers';
 import { testDatabaseKind } from '../test-database';
 import {
+  bodyOf,
   createPost,
   deletePost,
   expectClientError,
@@ -355,4 +366,86 @@ describe('posts written together', () => {
     await t.app.db.deleteFrom('posts').where('id', 'in', [edited, kept]).execute();
     expect(await searchIds(t.app, 'quokka')).toEqual([]);
   });
+});
+
+describe('first pages kept', () => {
+  it('are brought up to date by the posts written since, and paged on from', async () => {
+    const older = await write('osprey one', 'osprey two', 'osprey three');
+    const firstPage = async () => {
+      const response = await searchRequest(t.app, 'osprey', { limit: 2 });
+      const page = bodyOf(postSearchPageSchema, response, 200);
+      return { ids: idsOf(page.posts), cursor: page.nextCursor };
+    };
+    expect((await firstPage()).ids).toEqual(newestFirst(older).slice(0, 2));
+    const newer = await write('osprey four', 'no match', 'osprey five');
+    const all = newestFirst([...older, newer[0], newer[2]]);
+    const first = await firstPage();
+    expect(first.ids).toEqual(all.slice(0, 2));
+    const rest = await walk(t.app, '/api/search/posts', 'posts', postSchema, {
+      limit: 2,
+      query: { q: 'osprey' },
+      cursor: first.cursor ?? '',
+    });
+    expect(idsOf(rest.items)).toEqual(all.slice(2));
+    expect(await searchIds(t.app, 'osprey')).toEqual(all);
+  });
+
+  it('are not what a viewer who hides members is answered', async () => {
+    const [alices, bobs] = await write('heron by alice', 'heron by bob');
+    expect(await searchIds(t.app, 'heron')).toEqual(newestFirst([alices, bobs]));
+    await mute(t.app, alice, bob);
+    expect(await postIdsAt(t.app, '/api/search/posts', alice, { q: 'heron' })).toEqual([
+      alices?._id,
+    ]);
+    await unmute(t.app, alice, bob);
+    expect(await postIdsAt(t.app, '/api/search/posts', alice, { q: 'heron' })).toEqual(
+      newestFirst([alices, bobs]),
+    );
+  });
+
+  // PostgreSQL searches anew every time: nothing is kept there.
+  it.skipIf(testDatabaseKind() !== 'sqlite')(
+    "kept by another process are dropped when the relay hands on another's edits and deletions",
+    async () => {
+      // Another process's pages, over the same database, told of changes only by events.
+      const cards = createPostCards({
+        reads: t.app.reads,
+        max: 100,
+        authors: { of: () => Promise.resolve([]) },
+      });
+      const elsewhere = createSearchFirstPages({
+        reads: t.app.reads,
+        max: 100,
+        rewrites: cards.rewrites,
+      });
+      const [edited, deleted] = await write('plover as written', 'plover soon gone');
+      const terms = [{ kind: 'word', word: 'plover' }] as const;
+      const found = async () => (await elsewhere.read(terms, 20)).map((post) => post.id);
+      expect(await found()).toEqual(newestFirst([edited, deleted]));
+
+      const edit = (postId: string): PublishedEvent => ({
+        id: 1,
+        createdAt: Date.now(),
+        type: 'post.edited',
+        payload: { postId, authorId: alice.user._id, previousMediaURL: null },
+      });
+      const deletion = (postId: string): PublishedEvent => ({
+        id: 2,
+        createdAt: Date.now(),
+        type: 'post.deleted',
+        payload: { postId, authorId: bob.user._id, mediaURL: null },
+      });
+      await editPost(t.app, alice.token, edited?._id ?? '', 'sandpiper now');
+      // Kept, until the event arrives.
+      expect(await found()).toEqual(newestFirst([edited, deleted]));
+      cards.listener([edit(edited?._id ?? '')]);
+      expect(await found()).toEqual([deleted?._id]);
+
+      await write('plover after');
+      expect((await deletePost(t.app, bob.token, deleted?._id ?? '')).statusCode).toBe(201);
+      cards.listener([deletion(deleted?._id ?? '')]);
+      expect(await found()).toHaveLength(1);
+      expect(await found()).not.toContain(deleted?._id);
+    },
+  );
 });

@@ -89,6 +89,27 @@ export async function searchLatest(
   return rows;
 }
 
+/** SQLite: the newest post's rowid (0 with no posts); a post written later has a higher one. */
+export async function newestPostRow(db: Db): Promise<number> {
+  const { rows } = await sql<{ row: number | null }>`select max(rowid) as row from posts`.execute(
+    db,
+  );
+  return rows[0]?.row ?? 0;
+}
+
+/** SQLite: posts that match among those of rowid above `above` up to `upTo`, newest first. */
+export async function searchLatestBetween(
+  db: Db,
+  query: { terms: readonly SearchTerm[]; above: number; upTo: number; limit: number },
+): Promise<FoundPost[]> {
+  const { rows } = await sql<FoundPost>`
+    select p.rowid as seq, p.rowid as row, p.id from posts p where p.rowid in (
+      select rowid from posts_search where posts_search match ${ftsQueryOf(query.terms)}
+      and rowid > ${query.above} and rowid <= ${query.upTo} order by rowid desc limit ${query.limit}
+    ) order by p.rowid desc`.execute(db);
+  return rows;
+}
+
 /** How many of the newest posts PostgreSQL reads in order before it asks the GIN index instead. */
 const RECENT_WINDOW = 2000;
 

@@ -17,18 +17,21 @@ import { badRequest } from '../../lib/errors';
 import type { PostsService } from '../posts/posts.service';
 import type { HiddenMembers } from '../safety/hidden-members';
 import * as repo from './discovery.repository';
+import { createSearchFirstPages } from './search-first-pages';
 import { rankTrends, TRENDING_WINDOW_MS } from './trending';
 
 type Db = Kysely<Database>;
 
 /** Pages of merging per run of the tidy job: a few MB of writes, well under a second. */
 const SEARCH_MERGE_PAGES = 500;
+/** Searches whose first page is kept (about 2 kB each). */
+const SEARCH_FIRST_PAGES_KEPT = 2000;
 
 export interface DiscoveryServiceDeps {
   db: Db;
   /** Where searches and tag pages are read (a read-only connection on SQLite). */
   reads: Db;
-  posts: Pick<PostsService, 'byIds'>;
+  posts: Pick<PostsService, 'byIds' | 'rewrites'>;
   /** Trending tags are counted again after this long (0: on every request). */
   trendingCacheMs: number;
   /** Posts of members the viewer does not see (blocked either way, muted) are left out. */
@@ -45,6 +48,9 @@ export function createDiscoveryService({
 }: DiscoveryServiceDeps) {
   const postgres = isPostgres(reads);
   let trending: { at: number; tags: TrendingTags['tags'] } | null = null;
+  const firstPages = postgres
+    ? null
+    : createSearchFirstPages({ reads, max: SEARCH_FIRST_PAGES_KEPT, rewrites: posts.rewrites });
 
   async function searchLatest(viewer: Viewer | null, query: PostSearchQuery) {
     const after = query.cursor
@@ -52,12 +58,17 @@ export function createDiscoveryService({
         ? decodeCursor(query.cursor, ['number', 'string'] as const)
         : decodeCursor(query.cursor, ['number'] as const)
       : null;
-    const found = await repo.searchLatest(reads, {
-      terms: query.q.terms,
-      after,
-      limit: query.limit,
-      hidden: await hidden.hiddenFor(viewer?.id ?? null),
-    });
+    const hiddenMembers = await hidden.hiddenFor(viewer?.id ?? null);
+    // Kept pages are everyone's: a viewer who hides members has the search made for them.
+    const found =
+      firstPages && !after && hiddenMembers.length === 0
+        ? await firstPages.read(query.q.terms, query.limit)
+        : await repo.searchLatest(reads, {
+            terms: query.q.terms,
+            after,
+            limit: query.limit,
+            hidden: hiddenMembers,
+          });
     const { items, nextCursor } = pageOf(found, query.limit, (last) =>
       postgres ? [last.seq, last.id] : [last.seq],
     );

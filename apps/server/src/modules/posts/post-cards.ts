@@ -53,6 +53,9 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
   // A card is kept on its second read: most cards of a list read once (a stranger's profile)
   // are never read again, and keeping them would only churn the cache and the heap.
   const seen = recentIds(max);
+  // Counts the changes that may change what a search finds (an edit, a deletion, an account's
+  // posts gone): what other modules keep of posts' text checks it (see rewrites below).
+  let rewrites = 0;
 
   async function readPosts(ids: string[], rows: number[] | null): Promise<PostRecord[]> {
     if (!rows) return postsAmong(reads, idListValue(reads, ids));
@@ -87,6 +90,9 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
     switch (event.type) {
       case 'post.edited':
       case 'post.deleted':
+        rewrites += 1;
+        cards.forget(event.payload.postId);
+        break;
       case 'post.liked':
       case 'post.unliked':
       case 'comment.added':
@@ -97,6 +103,7 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
         cards.forgetWhere((face) => face.card.user_id === event.payload.userId);
         break;
       case 'member.deleted':
+        rewrites += 1;
         // Their posts went, and their likes and comments changed counts on posts all over,
         // which the event does not list. Accounts are deleted rarely; the cache refills as read.
         cards.forgetAll();
@@ -167,8 +174,22 @@ export function createPostCards({ reads, max, authors }: PostCardsDeps) {
       return face;
     },
     forget: cards.forget,
+    /** After a post's text changed or the post went, in this process: drops its card. */
+    rewritten(postId: string): void {
+      rewrites += 1;
+      cards.forget(postId);
+    },
     /** Drops every card (after a member's account was deleted). */
-    forgetAll: cards.forgetAll,
+    forgetAll(): void {
+      rewrites += 1;
+      cards.forgetAll();
+    },
+    /**
+     * How many posts' texts changed or posts went, as far as this process knows (its own writes at
+     * once, other processes' when their events arrive): a kept list of posts found by their text
+     * is stale once this moved.
+     */
+    rewrites: (): number => rewrites,
     /** For relay.listen: drops the cards that committed events changed. */
     listener: (events: readonly PublishedEvent[]): void => {
       for (const event of events) onEvent(event);

@@ -293,6 +293,8 @@ export function createPostsService({
     changed: (postId: string): void => {
       cards.forget(postId);
     },
+    /** How many posts' texts changed or posts went so far (see PostCards.rewrites). */
+    rewrites: cards.rewrites,
     /** After the member's bookmarks changed: their flags are read again. */
     marked: (userId: string): void => {
       flags.forget(userId);
@@ -388,7 +390,7 @@ export function createPostsService({
         recordMentions(events, { postId, commentId: null, authorId: viewer.id }, mentioned);
         return card(postId, viewer, trx);
       });
-      cards.forget(postId);
+      cards.rewritten(postId);
       return edited;
     },
 
@@ -405,7 +407,7 @@ export function createPostsService({
           payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
         });
       });
-      cards.forget(postId);
+      cards.rewritten(postId);
     },
 
     async like(viewer: Viewer, postId: string): Promise<Post> {
