@@ -40,7 +40,7 @@ import {
 } from './lib/instance';
 import { AliasTable, percentile, Prng, searchCumulative } from './lib/prng';
 import { postgresSink, sqliteSink, type Sink } from './lib/sink';
-import { bioText, commentText, FIRST_NAMES, LAST_NAMES, postText } from './lib/text';
+import { bioText, commentText, FIRST_NAMES, LAST_NAMES, postText, rareWordsFor } from './lib/text';
 
 const DAY = 86_400_000;
 const YEAR = 365 * DAY;
@@ -553,6 +553,7 @@ export async function buildInstance(
     'posts',
     async () => {
       const prng = new Prng(seed, 'post-text');
+      const rareWords = rareWordsFor(P);
       const w = sink.writer('posts', [
         ['id', 'text'],
         ['user_id', 'text'],
@@ -566,7 +567,7 @@ export async function buildInstance(
       ]);
       for (let i = 0; i < P; i++) {
         const t = postTime[i] ?? 0;
-        const content = postText(prng);
+        const content = postText(prng, rareWords);
         // The generated texts mention nobody, so their entities are their tags.
         const entities = findEntities(content);
         for (const tag of tagsOf(entities)) postTags.push([i, tag]);

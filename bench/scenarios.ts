@@ -6,7 +6,14 @@
 import type { Member } from './lib/copy';
 import type { Request, Scenario } from './lib/load';
 import type { Prng } from './lib/prng';
-import { commentText, postSearches, postText, searchFragment, someTag } from './lib/text';
+import {
+  commentText,
+  postSearches,
+  postText,
+  rareWordsFor,
+  searchFragment,
+  someTag,
+} from './lib/text';
 
 /** Writes sent and writes answered 2xx, by kind: what the database must show afterwards. */
 export interface WriteLog {
@@ -73,6 +80,7 @@ function createdPostId(body: string): string | null {
 
 export function createLoad(context: LoadContext) {
   const { prng, members, celebrity, usernames, postIds, liked, bookmarked } = context;
+  const rareWords = rareWordsFor(postIds.length);
   const writes: WriteLog = {
     sent: {},
     succeeded: {},
@@ -182,7 +190,7 @@ export function createLoad(context: LoadContext) {
           ...request,
           path: '/api/posts',
           headers: writeHeaders(author(), true),
-          body: JSON.stringify({ postData: { content: postText(prng) } }),
+          body: JSON.stringify({ postData: { content: postText(prng, rareWords) } }),
         };
       },
       onResponse: record(key, (body) => {
@@ -207,7 +215,7 @@ export function createLoad(context: LoadContext) {
       (kind): [string, string, () => string] => [
         `search-posts-${kind}`,
         `GET /api/search/posts?q=<${kind}>`,
-        () => `/api/search/posts?q=${encodeURIComponent(postSearches[kind](prng))}`,
+        () => `/api/search/posts?q=${encodeURIComponent(postSearches[kind](prng, rareWords))}`,
       ],
     ),
     ['tag-page', 'GET /api/tags/{tag}', () => `/api/tags/${someTag(prng)}`],

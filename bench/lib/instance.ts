@@ -13,7 +13,7 @@ export const BENCH_PASSWORD_HASH =
   'scrypt$32768$8$1$dVDu7EM3banXBzcHcHbXcQ==$hjzTzWvLaq2bjsvl7/7vno11Hmph0+9mc+Q6/semN5A=';
 
 /** Bumped whenever the generator's output changes, so stale instances are rebuilt, not reused. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 export const DEFAULT_SEED = 'perch';
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/perch_bench';

@@ -87,22 +87,26 @@ export function sentence(prng: Prng): string {
   }
 }
 
-/** Rare words: each of RARE_WORDS codes is in about one post in 100,000. */
-const RARE_WORDS = 1000;
+/**
+ * Rare words: order codes, one for every 1,000 posts of the instance (1,000 on a million), so
+ * that each is in about ten posts whatever the instance's size and a search for one finds a page
+ * of about the same size on every instance.
+ */
+export const rareWordsFor = (posts: number): number => Math.max(1, Math.round(posts / 1000));
 const rareWord = (n: number) => `qx${n}`;
 
 /**
  * A post: one to four sentences, sometimes a closing line, a hashtag, an emoji or (one in a
- * hundred) an order code, which makes a rare word to search for.
+ * hundred) one of `rareWords` order codes, which makes a rare word to search for.
  */
-export function postText(prng: Prng): string {
+export function postText(prng: Prng, rareWords: number): string {
   const parts: string[] = [];
   const sentences = 1 + prng.int(prng.chance(0.2) ? 4 : 2);
   for (let i = 0; i < sentences; i++) parts.push(sentence(prng));
   if (prng.chance(0.3)) parts.push(prng.pick(CLOSERS));
   if (prng.chance(0.35)) parts.push(`#${prng.pick(TAGS)}`);
   if (prng.chance(0.25)) parts.push(prng.pick(EMOJI));
-  if (prng.chance(0.01)) parts.push(`Order ${rareWord(prng.int(RARE_WORDS))}.`);
+  if (prng.chance(0.01)) parts.push(`Order ${rareWord(prng.int(rareWords))}.`);
   return parts.join(' ');
 }
 
@@ -124,10 +128,13 @@ export function searchFragment(prng: Prng): string {
   return name.slice(start, start + length);
 }
 
-/** What members search posts for: a common word, a rare one, a prefix or a phrase. */
+/**
+ * What members search posts for: a common word, a rare one (of `rareWords`), a prefix or a
+ * phrase.
+ */
 export const postSearches = {
   common: (prng: Prng) => prng.pick(NOUNS),
-  rare: (prng: Prng) => rareWord(prng.int(RARE_WORDS)),
+  rare: (prng: Prng, rareWords: number) => rareWord(prng.int(rareWords)),
   prefix: (prng: Prng) => `${prng.pick(NOUNS).slice(0, 3)}*`,
   phrase: (prng: Prng) => `"${prng.pick(ADJECTIVES)} ${prng.pick(NOUNS)}"`,
 };
