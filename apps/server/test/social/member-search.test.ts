@@ -304,6 +304,40 @@ describe('the search index', () => {
     expect(plan).not.toMatch(/TEMP B-TREE|SCAN u/);
   });
 
+  it('finds through pairs and triples exactly the members the LIKEs match', async () => {
+    const db = t.app.db;
+    if (isPostgres(db)) return;
+    // Every two and three characters of the members' names, as written, lower- and upper-cased:
+    // pairs and triples are read without the LIKEs, so they must hold all of these and no other.
+    const names = [harbour, percent, quoted, accented, emoji, plain].flatMap((member) => [
+      member.user.username,
+      member.user.firstName,
+      member.user.lastName,
+    ]);
+    const fragments = new Set<string>();
+    for (const name of names) {
+      const characters = Array.from(name);
+      for (const length of [2, 3]) {
+        for (let at = 0; at + length <= characters.length; at += 1) {
+          const fragment = characters.slice(at, at + length).join('');
+          for (const text of [fragment, fragment.toLowerCase(), fragment.toUpperCase()]) {
+            fragments.add(text);
+          }
+        }
+      }
+    }
+    expect(fragments.size).toBeGreaterThan(300);
+    for (const text of fragments) {
+      const via: CandidateSource = Array.from(text).length === 2 ? 'pairs' : 'triples';
+      const inOrder = await searchUsers(db, { ...everyone, text, via: 'order' });
+      const viaIndex = await searchUsers(db, { ...everyone, text, via });
+      expect(
+        viaIndex.map((row) => row.id),
+        `${text} via ${via}`,
+      ).toEqual(inOrder.map((row) => row.id));
+    }
+  });
+
   it('answers the same whichever way the members are found', async () => {
     const db = t.app.db;
     const crowd = Array.from({ length: 600 }, (_, i) =>

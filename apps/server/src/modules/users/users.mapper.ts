@@ -4,7 +4,7 @@ import { toIso } from '../../lib/time';
 
 /** The wire shape of a member; the email is shown only to its owner, the password hash never. */
 export function toUser(
-  row: UserRow,
+  row: Omit<UserRow, 'password_hash'>,
   options: { includeEmail?: boolean; followedByViewer?: boolean } = {},
 ): User {
   const user: User = {

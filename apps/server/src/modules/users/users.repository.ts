@@ -5,8 +5,27 @@ import type { Database, NewUser, UserRow } from '../../db/schema';
 
 type Db = Kysely<Database>;
 
+/** A member's columns as lists show them: every one but the password's hash. */
+export type MemberRow = Omit<UserRow, 'password_hash'>;
+
 /** A member as listed to a viewer: the row plus whether the viewer follows them. */
-export type ListedUserRow = UserRow & { followed: unknown };
+export type ListedUserRow = MemberRow & { followed: unknown };
+
+// Lists read many members: the hash (about 100 bytes, never shown) is not read with them.
+const MEMBER_COLUMNS = [
+  'u.id',
+  'u.username',
+  'u.first_name',
+  'u.last_name',
+  'u.email',
+  'u.bio',
+  'u.avatar_url',
+  'u.followers_count',
+  'u.following_count',
+  'u.posts_count',
+  'u.created_at',
+  'u.updated_at',
+] as const;
 
 /** How many members there are. */
 export async function countMembers(db: Db): Promise<number> {
@@ -80,7 +99,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
 export function listedUsers(db: Db, viewerId: string | null) {
   return db
     .selectFrom('users as u')
-    .selectAll('u')
+    .select(MEMBER_COLUMNS)
     .select((eb) =>
       viewerId === null
         ? sql<boolean>`0`.as('followed')
