@@ -251,5 +251,7 @@ export interface IdempotencyKeysTable {
 }
 
 export type UserRow = Selectable<UsersTable>;
+/** A member's columns as lists and answers read them: every one but the password's hash. */
+export type MemberRow = Omit<UserRow, 'password_hash'>;
 export type NewUser = Insertable<UsersTable>;
 export type MediaRow = Selectable<MediaTable>;

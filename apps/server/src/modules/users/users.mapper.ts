@@ -1,10 +1,10 @@
 import type { User, UserStub } from '@perch/contract';
-import type { UserRow } from '../../db/schema';
+import type { MemberRow, UserRow } from '../../db/schema';
 import { toIso } from '../../lib/time';
 
 /** The wire shape of a member; the email is shown only to its owner, the password hash never. */
 export function toUser(
-  row: Omit<UserRow, 'password_hash'>,
+  row: MemberRow,
   options: { includeEmail?: boolean; followedByViewer?: boolean } = {},
 ): User {
   const user: User = {

@@ -1,12 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { compiledQuery, compiledShapes } from '../../db/compiled';
 import { idList, idListValue, withRowLock } from '../../db/dialect';
-import type { Database, NewUser, UserRow } from '../../db/schema';
+import type { Database, MemberRow, NewUser, UserRow } from '../../db/schema';
 
 type Db = Kysely<Database>;
-
-/** A member's columns as lists show them: every one but the password's hash. */
-export type MemberRow = Omit<UserRow, 'password_hash'>;
 
 /** A member as listed to a viewer: the row plus whether the viewer follows them. */
 export type ListedUserRow = MemberRow & { followed: unknown };
