@@ -61,7 +61,7 @@ function servicesOf(db: Db) {
   // Home as computed from follows: what a member's first read (and any read past their timeline)
   // costs. The server's timelines are measured over HTTP.
   const timelines = { page: () => Promise.resolve(null), posted: () => Promise.resolve() };
-  const cards = createPostCards({ reads: db, max: 10_000, authors: stubs });
+  const cards = createPostCards({ reads: db, max: 10_000, packedMax: 12_000, authors: stubs });
   const flags = createReaderFlags({ reads: db, maxIds: 200_000, maxPerMember: 5_000 });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({

@@ -47,8 +47,10 @@ export interface AppConfig {
   homeTimelineIdleDays: number;
   /** Followers from which an author's posts are read into Home when read, not written out. */
   homePullFollowers: number;
-  /** Post cards kept in memory by each process. */
+  /** Post cards kept whole in memory by each process (and as many posts' first comments). */
   cardCacheSize: number;
+  /** Post cards kept packed besides, once they no longer fit among those kept whole (0: none). */
+  packedCardCacheSize: number;
   /** How long trending tags are reused before they are counted again (0: every request). */
   trendingCacheSeconds: number;
   /**
@@ -156,6 +158,12 @@ const envSchema = z.object({
     .min(1, 'CARD_CACHE_SIZE must be at least 1')
     .max(10_000_000, 'CARD_CACHE_SIZE must be at most 10000000')
     .default(10_000),
+  PACKED_CARD_CACHE_SIZE: z.coerce
+    .number({ error: 'PACKED_CARD_CACHE_SIZE must be a number' })
+    .int('PACKED_CARD_CACHE_SIZE must be a whole number')
+    .min(0, 'PACKED_CARD_CACHE_SIZE must be at least 0')
+    .max(10_000_000, 'PACKED_CARD_CACHE_SIZE must be at most 10000000')
+    .default(12_000),
   TRENDING_CACHE_SECONDS: z.coerce
     .number({ error: 'TRENDING_CACHE_SECONDS must be a number' })
     .int('TRENDING_CACHE_SECONDS must be a whole number')
@@ -235,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     homeTimelineIdleDays: e.HOME_TIMELINE_IDLE_DAYS,
     homePullFollowers: e.HOME_PULL_FOLLOWERS,
     cardCacheSize: e.CARD_CACHE_SIZE,
+    packedCardCacheSize: e.PACKED_CARD_CACHE_SIZE,
     trendingCacheSeconds: e.TRENDING_CACHE_SECONDS,
     heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
     sqliteCacheMiB: e.SQLITE_CACHE_MB,

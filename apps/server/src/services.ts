@@ -78,7 +78,12 @@ export function createServices({
   const hidden = createHiddenMembers({ reads, max: 50_000 });
   const idempotency = createIdempotencyService({ db });
   const stubs = createMemberStubs({ reads, max: 50_000 });
-  const cards = createPostCards({ reads, max: config.cardCacheSize, authors: stubs });
+  const cards = createPostCards({
+    reads,
+    max: config.cardCacheSize,
+    packedMax: config.packedCardCacheSize,
+    authors: stubs,
+  });
   const users = createUsersService({ db, reads, transact, media, timelines, hidden, stubs });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       homeTimelineIdleDays: 14,
       homePullFollowers: 2_000,
       cardCacheSize: 10_000,
+      packedCardCacheSize: 12_000,
       trendingCacheSeconds: 60,
       heapGrowthPercent: 15,
       sqliteCacheMiB: 8,
@@ -43,6 +44,9 @@ describe('loadConfig', () => {
     expect(() => load({ HOME_TIMELINE_LENGTH: '5' })).toThrow(ConfigError);
     expect(() => load({ CARD_CACHE_SIZE: '-1' })).toThrow(ConfigError);
     expect(() => load({ CARD_CACHE_SIZE: '0' })).toThrow(ConfigError);
+    expect(load({ PACKED_CARD_CACHE_SIZE: '0' }).packedCardCacheSize).toBe(0);
+    expect(() => load({ PACKED_CARD_CACHE_SIZE: '-1' })).toThrow(ConfigError);
+    expect(() => load({ PACKED_CARD_CACHE_SIZE: 'many' })).toThrow(ConfigError);
     expect(() => load({ HOME_TIMELINE_IDLE_DAYS: 'never' })).toThrow(ConfigError);
     expect(load({ TRENDING_CACHE_SECONDS: '0' }).trendingCacheSeconds).toBe(0);
     expect(() => load({ TRENDING_CACHE_SECONDS: '-5' })).toThrow(ConfigError);

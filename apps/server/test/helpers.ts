@@ -35,6 +35,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     homeTimelineIdleDays: 14,
     homePullFollowers: 2_000,
     cardCacheSize: 10_000,
+    packedCardCacheSize: 12_000,
     trendingCacheSeconds: 0,
     heapGrowthPercent: 0,
     sqliteCacheMiB: 8,

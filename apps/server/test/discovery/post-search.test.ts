@@ -411,6 +411,7 @@ describe('first pages kept', () => {
       const cards = createPostCards({
         reads: t.app.reads,
         max: 100,
+        packedMax: 0,
         authors: { of: () => Promise.resolve([]) },
       });
       const elsewhere = createSearchFirstPages({

@@ -23,7 +23,8 @@ type SharedPart = Omit<Post, 'likes' | 'commentCount' | 'likedByViewer' | 'bookm
 
 /** What a card shows every reader, formatted and serialized once (the card cache keeps it). */
 export interface PostFace {
-  card: PostRecord;
+  /** What lists read of the card: its order, its author, its counts. */
+  card: Pick<PostRecord, 'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count'>;
   shared: SharedPart;
   /**
    * The post's JSON as UTF-8, as a reader who neither liked nor bookmarked it sees it. The parts

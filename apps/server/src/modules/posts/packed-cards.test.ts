@@ -1,0 +1,84 @@
+import type { UserStub } from '@perch/contract';
+import { describe, expect, it } from 'vitest';
+import { answerJson, withJson } from '../../lib/serialized';
+import { packFace, unpackFace } from './packed-cards';
+import { faceOf, faceToPost, keptFace } from './posts.mapper';
+import type { PostRecord } from './posts.repository';
+
+const record: PostRecord = {
+  id: '01JD0000000000000000000000',
+  user_id: '01JC0000000000000000000000',
+  content: 'Ça va? Emoji 🐦🏳️‍🌈, quotes " and \\ backslashes, #tags and @ana\n',
+  entities: JSON.stringify([
+    { type: 'tag', tag: 'tags', start: 47, end: 52 },
+    { type: 'mention', username: 'ana', userId: '01JC0000000000000000000000', start: 57, end: 61 },
+  ]),
+  media_url: '/media/bird.webp',
+  media_alt: 'Un oiseau, ü',
+  like_count: 7,
+  comment_count: 3,
+  created_at: Date.UTC(2026, 10, 1, 12),
+  updated_at: Date.UTC(2026, 10, 2, 8, 30, 0, 5),
+};
+
+const stub: UserStub = {
+  _id: record.user_id,
+  id: record.user_id,
+  username: 'ana',
+  firstName: 'Ána "the" \\ Lima 🌿',
+  lastName: 'Lima',
+  avatarURL: '/media/ana.webp',
+};
+const author = withJson({ ...stub }, JSON.stringify(stub));
+
+const readers = [null, { id: '01JB0000000000000000000000', username: 'bo"b' }];
+const flags = [
+  [0, 0],
+  [1, 0],
+  [0, 1],
+  [1, 1],
+] as const;
+
+const records: Record<string, PostRecord> = {
+  'text with emoji, accents, entities and an image': record,
+  'plain text, never edited, nothing attached': {
+    ...record,
+    content: 'plain words',
+    entities: null,
+    media_url: null,
+    media_alt: null,
+    like_count: 0,
+    comment_count: 0,
+    updated_at: record.created_at,
+  },
+};
+
+describe('a packed card', () => {
+  for (const [name, row] of Object.entries(records)) {
+    it(`unpacks to the face it was packed from: ${name}`, () => {
+      const face = keptFace(faceOf(row, author));
+      const packed = packFace(face);
+      // One byte a character: the string holds the JSON's UTF-8 bytes, not its text.
+      expect(packed.json.length).toBe(face.json.length);
+      const unpacked = unpackFace(row.id, packed);
+
+      expect(unpacked.json.equals(face.json)).toBe(true);
+      expect(unpacked.shared).toEqual(face.shared);
+      expect(unpacked.card).toEqual({
+        id: row.id,
+        user_id: row.user_id,
+        created_at: row.created_at,
+        like_count: row.like_count,
+        comment_count: row.comment_count,
+      });
+      for (const reader of readers) {
+        for (const [liked, bookmarked] of flags) {
+          const expected = faceToPost(face, liked, bookmarked, reader);
+          const post = faceToPost(unpacked, liked, bookmarked, reader);
+          expect(String(answerJson(post))).toBe(String(answerJson(expected)));
+          expect(post).toEqual(expected);
+        }
+      }
+    });
+  }
+});
