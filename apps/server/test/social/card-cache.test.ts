@@ -7,7 +7,7 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/dialect';
-import { createPostCards, type PostCards } from '../../src/modules/posts/post-cards';
+import { createPostCards } from '../../src/modules/posts/post-cards';
 import { listPostKeys } from '../../src/modules/posts/posts.repository';
 import { createMemberStubs } from '../../src/modules/users/member-stubs';
 import { testDatabaseKind } from '../test-database';
@@ -160,67 +160,58 @@ describe('cards read by the rows a list found', () => {
 });
 
 describe('cards that no longer fit whole', () => {
-  /** Writes `content` into the post's row behind the cache's back: no event says so. */
-  const rewriteRow = (postId: string, content: string) =>
-    t.app.db.updateTable('posts').set({ content }).where('id', '=', postId).execute();
+  const edited = (postId: string, authorId: string): PublishedEvent => ({
+    id: 1,
+    createdAt: Date.now(),
+    type: 'post.edited',
+    payload: { postId, authorId, previousMediaURL: null },
+  });
+  const profileEdited = (userId: string): PublishedEvent => ({
+    id: 2,
+    createdAt: Date.now(),
+    type: 'profile.edited',
+    payload: { userId, previousAvatarURL: null },
+  });
 
-  const event = (type: 'post.edited' | 'profile.edited', id: string, userId: string) =>
-    (type === 'post.edited'
-      ? {
-          id: 1,
-          createdAt: Date.now(),
-          type,
-          payload: { postId: id, authorId: userId, previousMediaURL: null },
-        }
-      : {
-          id: 2,
-          createdAt: Date.now(),
-          type,
-          payload: { userId, previousAvatarURL: null },
-        }) as PublishedEvent;
-
-  /** Cards keeping one whole: `first` is read into them, then pushed out by `second`. */
-  async function pushedOut(packedMax: number, first: Post, second: Post) {
-    const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
-    const cards = createPostCards({ reads: t.app.reads, max: 1, packedMax, authors });
-    // Kept on the second read.
-    for (const id of [first._id, first._id, second._id, second._id]) await cards.of([id]);
-    return cards;
-  }
-  const contentOf = async (cards: PostCards, id: string) =>
-    (await cards.of([id])).get(id)?.shared.content;
-
-  it('are kept packed and served as they were, until an event drops them', async () => {
+  /**
+   * A writer's two posts read into cards keeping one whole (each kept on its second read), the
+   * first pushed out by the second; then the first's row rewritten behind the cache's back.
+   */
+  async function pushedOutThenRewritten(packedMax: number) {
     const [writer] = await createMembers(t.app, 1);
     const first = await createPost(t.app, writer.token, 'first as written 🐦');
     const second = await createPost(t.app, writer.token, 'second as written');
-    const cards = await pushedOut(10, first, second);
-    await rewriteRow(first._id, 'first behind the back');
-    // Not read again: the packed card is the post as it was kept.
-    expect(await contentOf(cards, first._id)).toBe('first as written 🐦');
-    expect(await contentOf(cards, second._id)).toBe('second as written');
+    const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
+    const cards = createPostCards({ reads: t.app.reads, max: 1, packedMax, authors });
+    for (const id of [first._id, first._id, second._id, second._id]) await cards.of([id]);
+    await t.app.db
+      .updateTable('posts')
+      .set({ content: 'first behind the back' })
+      .where('id', '=', first._id)
+      .execute();
+    const contentOf = async (post: Post) =>
+      (await cards.of([post._id])).get(post._id)?.shared.content;
+    return { writer, first, second, cards, contentOf };
+  }
 
-    cards.listener([event('post.edited', first._id, writer.user._id)]);
-    expect(await contentOf(cards, first._id)).toBe('first behind the back');
+  it('are kept packed and served as they were, until an event drops them', async () => {
+    const { writer, first, second, cards, contentOf } = await pushedOutThenRewritten(10);
+    // Not read again: the packed card is the post as it was kept.
+    expect(await contentOf(first)).toBe('first as written 🐦');
+    expect(await contentOf(second)).toBe('second as written');
+    cards.listener([edited(first._id, writer.user._id)]);
+    expect(await contentOf(first)).toBe('first behind the back');
   });
 
   it("are dropped when their author's profile changes", async () => {
-    const [writer] = await createMembers(t.app, 1);
-    const first = await createPost(t.app, writer.token, 'first as written');
-    const second = await createPost(t.app, writer.token, 'second as written');
-    const cards = await pushedOut(10, first, second);
-    await rewriteRow(first._id, 'first behind the back');
-    expect(await contentOf(cards, first._id)).toBe('first as written');
-    cards.listener([event('profile.edited', first._id, writer.user._id)]);
-    expect(await contentOf(cards, first._id)).toBe('first behind the back');
+    const { writer, first, cards, contentOf } = await pushedOutThenRewritten(10);
+    expect(await contentOf(first)).toBe('first as written 🐦');
+    cards.listener([profileEdited(writer.user._id)]);
+    expect(await contentOf(first)).toBe('first behind the back');
   });
 
   it('are read again when none are kept packed', async () => {
-    const [writer] = await createMembers(t.app, 1);
-    const first = await createPost(t.app, writer.token, 'first as written');
-    const second = await createPost(t.app, writer.token, 'second as written');
-    const cards = await pushedOut(0, first, second);
-    await rewriteRow(first._id, 'first behind the back');
-    expect(await contentOf(cards, first._id)).toBe('first behind the back');
+    const { first, contentOf } = await pushedOutThenRewritten(0);
+    expect(await contentOf(first)).toBe('first behind the back');
   });
 });
