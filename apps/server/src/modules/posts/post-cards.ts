@@ -60,6 +60,7 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
     new LRUCache<string, PostFace>({
       max,
       dispose: (face, id, reason) => {
+        // A card pushed out is current (a change drops it instead), so it is kept whatever the mark.
         if (reason === 'evict') packed?.keep(packed.mark(), id, packFace(face));
       },
     }),
@@ -84,6 +85,12 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
     cards.forget(id);
     packed?.forget(id);
   }
+
+  function forgetAll(): void {
+    cards.forgetAll();
+    packed?.forgetAll();
+  }
+
   // Counts the changes that may change what a search finds (an edit, a deletion, an account's
   // posts gone): what other modules keep of posts' text checks it (see rewrites below).
   let rewrites = 0;
@@ -143,11 +150,6 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
       default:
         break;
     }
-  }
-
-  function forgetAll(): void {
-    cards.forgetAll();
-    packed?.forgetAll();
   }
 
   return {
