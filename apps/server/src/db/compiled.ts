@@ -1,5 +1,6 @@
 import type { CompiledQuery, Compilable, Kysely, QueryResult } from 'kysely';
 import { isPostgres } from './dialect';
+import { runDirectly } from './direct-statements';
 import type { Database } from './schema';
 
 type Db = Kysely<Database>;
@@ -27,7 +28,10 @@ function compiledOnce<Args extends unknown[], Row>(
     const parameters = compiled.parameters.map((value) =>
       isSlot(value) ? args[value[SLOT]] : value,
     );
-    return db.executeQuery<Row>({ ...compiled, parameters });
+    return (
+      runDirectly<Row>(db, compiled.sql, parameters) ??
+      db.executeQuery<Row>({ ...compiled, parameters })
+    );
   };
 }
 

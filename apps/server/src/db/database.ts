@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import { DEFAULT_RESTART_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { preparingClient } from './prepared-statements';
+import { lendStatements, lendStatementsToTransactions } from './direct-statements';
 import { createWaitingPostsIndexer } from './search-index';
 import { PerchSqliteDialect } from './sqlite-dialect';
 import { planWithoutValueSamples } from './statistics';
@@ -236,6 +237,32 @@ class WriterSqliteDialect extends PerchSqliteDialect {
   }
 }
 
+/**
+ * The read-only connection, opened on first use: by then the writer has made the file, migrated
+ * it and set WAL, and tools that only migrate or seed never open it. Once Kysely opened it, its
+ * compiled queries run its statements directly (see direct-statements.ts).
+ */
+function readOnlyKysely(filename: string, cacheMiB: number | undefined): Kysely<Database> {
+  let opened: KyselySqliteDatabase | undefined;
+  const reads = new Kysely<Database>({
+    dialect: new PerchSqliteDialect({
+      database: () => {
+        const statements = withStatementCache(openSqliteReader(filename, cacheMiB));
+        opened = {
+          prepare: (sql) => statements.prepare(sql),
+          close: () => {
+            opened = undefined;
+            statements.close();
+          },
+        };
+        return Promise.resolve(opened);
+      },
+    }),
+  });
+  lendStatements(reads, () => opened);
+  return reads;
+}
+
 export function createDatabase(
   target: DatabaseTarget,
   options: DatabaseOptions = {},
@@ -246,21 +273,13 @@ export function createDatabase(
     planWithoutValueSamples(writer);
     const checkpointer =
       filename === ':memory:' ? undefined : checkpointElsewhere(writer, filename);
+    const writerStatements = withStatementCache(writer);
     const db = new Kysely<Database>({
-      dialect: new WriterSqliteDialect({ database: withStatementCache(writer) }),
+      dialect: new WriterSqliteDialect({ database: writerStatements }),
     });
+    lendStatementsToTransactions(db, writerStatements);
     // An in-memory database is private to its connection: a second one would see another.
-    const reads =
-      filename === ':memory:'
-        ? db
-        : new Kysely<Database>({
-            // Opened on first use: by then the writer has made the file, migrated it and set WAL,
-            // and tools that only migrate or seed never open it.
-            dialect: new PerchSqliteDialect({
-              database: () =>
-                Promise.resolve(withStatementCache(openSqliteReader(filename, cacheMiB))),
-            }),
-          });
+    const reads = filename === ':memory:' ? db : readOnlyKysely(filename, cacheMiB);
     return { kind: 'sqlite', db, reads, ...(checkpointer ? { checkpointer } : {}) };
   }
   const pool = new pg.Pool({

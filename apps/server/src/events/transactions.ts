@@ -2,6 +2,7 @@ import type { DomainEvent } from '@perch/contract';
 import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
+import { lendToTransaction, runDirectly } from '../db/direct-statements';
 import { AppError } from '../lib/errors';
 import { appendEvents } from './outbox.repository';
 
@@ -57,7 +58,9 @@ interface Waiting {
 }
 
 async function totalChanges(trx: Db): Promise<number> {
-  const { rows } = await trx.executeQuery<{ changes: number }>(TOTAL_CHANGES);
+  const { rows } =
+    runDirectly<{ changes: number }>(trx, TOTAL_CHANGES.sql, TOTAL_CHANGES.parameters) ??
+    (await trx.executeQuery<{ changes: number }>(TOTAL_CHANGES));
   return rows[0]?.changes ?? 0;
 }
 
@@ -183,9 +186,13 @@ async function inTransaction<Result extends Outcome | 'spoiled'>(
   run: (trx: ControlledTransaction<Database>, outcome: Outcome) => Promise<Result>,
 ): Promise<Result> {
   let trx: ControlledTransaction<Database> | null = null;
+  // Its queries run the writer's statements directly while it is open (see direct-statements.ts).
+  let giveBack = (): void => undefined;
   try {
     trx = await db.startTransaction().execute();
+    giveBack = lendToTransaction(db, trx);
     const outcome = await run(trx, { answers: [], lastId: null });
+    giveBack();
     if (outcome === 'spoiled') {
       // An error may have ended the transaction already (SQLite rolls back at a full disk).
       await trx
@@ -197,6 +204,7 @@ async function inTransaction<Result extends Outcome | 'spoiled'>(
     }
     return outcome;
   } catch (error) {
+    giveBack();
     await trx
       ?.rollback()
       .execute()

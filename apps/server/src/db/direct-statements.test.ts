@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testDatabaseKind } from '../../test/test-database';
+import { createTransact } from '../events/transactions';
+import { compiledCommand, compiledQuery } from './compiled';
+import { closeDatabase, createDatabase, type DatabaseHandle } from './database';
+import { migrateToLatest } from './migrate';
+import type { Database } from './schema';
+
+type Db = Kysely<Database>;
+
+const memberNamed = compiledQuery((db: Db, id: string) =>
+  db.selectFrom('users').select(['id', 'username']).where('id', '=', id),
+);
+const addMember = compiledCommand((db: Db, id: string) =>
+  db.insertInto('users').values({
+    id,
+    username: id,
+    first_name: 'Di',
+    last_name: 'Rect',
+    email: id,
+    password_hash: 'x',
+    created_at: 0,
+    updated_at: 0,
+  }),
+);
+
+describe.runIf(testDatabaseKind() === 'sqlite')('compiled queries run directly', () => {
+  let dataDir = '';
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-direct-'));
+    handle = createDatabase({ kind: 'sqlite', filename: path.join(dataDir, 'perch.db') });
+    await migrateToLatest(handle.db as Kysely<unknown>);
+  });
+
+  afterAll(async () => {
+    await closeDatabase(handle);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('on the read-only connection once Kysely opened it, with the same answers', async () => {
+    expect(await addMember(handle.db, 'r1')).toBe(1n);
+    const throughKysely = vi.spyOn(handle.reads, 'executeQuery');
+    const answers = [
+      await memberNamed(handle.reads, 'r1'),
+      await memberNamed(handle.reads, 'r1'),
+      await memberNamed(handle.reads, 'nobody'),
+    ];
+    expect(answers).toEqual([[{ id: 'r1', username: 'r1' }], [{ id: 'r1', username: 'r1' }], []]);
+    // The first opened the connection through Kysely; the others ran its statements.
+    expect(throughKysely).toHaveBeenCalledTimes(1);
+    throughKysely.mockRestore();
+  });
+
+  it('never on the writer outside a transaction', async () => {
+    const throughKysely = vi.spyOn(handle.db, 'executeQuery');
+    expect(await addMember(handle.db, 'w1')).toBe(1n);
+    expect(throughKysely).toHaveBeenCalledTimes(1);
+    throughKysely.mockRestore();
+  });
+
+  it('in a write transaction while it is open, committed with it', async () => {
+    const transact = createTransact(handle.db, () => undefined);
+    let used: Db | undefined;
+    let calls = -1;
+    const seen = await transact(async (trx) => {
+      used = trx;
+      const throughKysely = vi.spyOn(trx, 'executeQuery');
+      await addMember(trx, 't1');
+      const rows = await memberNamed(trx, 't1');
+      calls = throughKysely.mock.calls.length;
+      return rows;
+    });
+    expect(seen).toEqual([{ id: 't1', username: 't1' }]);
+    expect(calls).toBe(0);
+    expect(await memberNamed(handle.reads, 't1')).toHaveLength(1);
+    // Once ended, the transaction is Kysely's again, which refuses it.
+    if (!used) throw new Error('the work did not run');
+    await expect(memberNamed(used, 't1')).rejects.toThrow(/committed/);
+  });
+
+  it('rolled back with a batch an unexpected error spoiled', async () => {
+    const transact = createTransact(handle.db, () => undefined);
+    const failing = transact(async (trx) => {
+      await addMember(trx, 's1');
+      throw new Error('disk on fire');
+    });
+    const passing = transact(async (trx) => addMember(trx, 's2'));
+    await expect(failing).rejects.toThrow('disk on fire');
+    expect(await passing).toBe(1n);
+    expect(await memberNamed(handle.reads, 's1')).toEqual([]);
+    expect(await memberNamed(handle.reads, 's2')).toHaveLength(1);
+  });
+});
