@@ -1,9 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabaseKind } from '../../test/test-database';
+import { runConsumer, type DurableConsumer } from '../events/consumer';
+import { appendEvents } from '../events/outbox.repository';
 import { createTransact } from '../events/transactions';
 import { compiledCommand, compiledQuery } from './compiled';
 import { closeDatabase, createDatabase, type DatabaseHandle } from './database';
@@ -82,6 +85,28 @@ describe.runIf(testDatabaseKind() === 'sqlite')('compiled queries run directly',
     // Once ended, the transaction is Kysely's again, which refuses it.
     if (!used) throw new Error('the work did not run');
     await expect(memberNamed(used, 't1')).rejects.toThrow(/committed/);
+  });
+
+  it("in a durable consumer's transaction while it is open", async () => {
+    await appendEvents(
+      handle.db,
+      [{ type: 'member.deleted', payload: { userId: 'gone', mediaURLs: [] } }],
+      0,
+    );
+    let calls = -1;
+    const consumer: DurableConsumer = {
+      name: 'direct-test',
+      types: new Set(['member.deleted']),
+      handle: async (trx) => {
+        const throughKysely = vi.spyOn(trx, 'executeQuery');
+        await addMember(trx, 'c1');
+        calls = throughKysely.mock.calls.length;
+      },
+    };
+    const log = { error: () => undefined } as unknown as FastifyBaseLogger;
+    expect(await runConsumer(handle.db, consumer, { log, committed: () => undefined })).toBe(true);
+    expect(calls).toBe(0);
+    expect(await memberNamed(handle.reads, 'c1')).toHaveLength(1);
   });
 
   it('rolled back with a batch an unexpected error spoiled', async () => {

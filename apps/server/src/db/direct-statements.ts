@@ -8,8 +8,8 @@ import type { QueryResult, SqliteDatabase } from 'kysely';
  * like runs about ten queries. Where the caller already holds the connection, a compiled query
  * runs its kept statement directly instead:
  * - the read-only connection, which never holds a transaction (lendStatements);
- * - a write transaction of the group commit, while it is open (lendToTransaction): it holds the
- *   writer's connection, so no other query runs on it meanwhile.
+ * - a write transaction of the group commit or of a durable consumer, while it is open
+ *   (lendToTransaction): it holds the writer's connection, so no other query runs on it meanwhile.
  * Any other query (the writer outside a transaction, PostgreSQL) goes through Kysely.
  */
 const lent = new WeakMap<object, () => SqliteDatabase | undefined>();
@@ -36,6 +36,20 @@ export function lendToTransaction(db: object, trx: object): () => void {
   return () => {
     lent.delete(trx);
   };
+}
+
+/** Runs `work`, in `trx` (a transaction `db` began), with the writer's statements lent to it. */
+export async function withStatementsLent<T>(
+  db: object,
+  trx: object,
+  work: () => Promise<T>,
+): Promise<T> {
+  const giveBack = lendToTransaction(db, trx);
+  try {
+    return await work();
+  } finally {
+    giveBack();
+  }
 }
 
 /** `sql` run on `db`'s statements directly, or undefined where it must go through Kysely. */

@@ -1,6 +1,7 @@
 import type { DomainEventType, PublishedEvent } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { withStatementsLent } from '../db/direct-statements';
 import type { Database } from '../db/schema';
 import { advanceConsumer, claimConsumer, listEventsAfter } from './outbox.repository';
 import { runRecorded, type EventRecorder } from './transactions';
@@ -36,16 +37,18 @@ async function runBatch(
   skip: boolean,
 ): Promise<{ outcome: Outcome; lastId: number | null }> {
   const { result, lastId } = await db.transaction().execute((trx) =>
-    runRecorded(trx, async (tx, recorder): Promise<Outcome> => {
-      const position = await claimConsumer(tx, consumer.name);
-      if (position === null) return 'busy';
-      const events = await listEventsAfter(tx, position, batchSize);
-      const last = events[events.length - 1];
-      if (!last) return 'idle';
-      if (!skip) await consumer.handle(tx, events, recorder);
-      await advanceConsumer(tx, consumer.name, last.id);
-      return events.length === batchSize ? 'more' : 'idle';
-    }),
+    withStatementsLent(db, trx, () =>
+      runRecorded(trx, async (tx, recorder): Promise<Outcome> => {
+        const position = await claimConsumer(tx, consumer.name);
+        if (position === null) return 'busy';
+        const events = await listEventsAfter(tx, position, batchSize);
+        const last = events[events.length - 1];
+        if (!last) return 'idle';
+        if (!skip) await consumer.handle(tx, events, recorder);
+        await advanceConsumer(tx, consumer.name, last.id);
+        return events.length === batchSize ? 'more' : 'idle';
+      }),
+    ),
   );
   return { outcome: result, lastId };
 }
