@@ -1,7 +1,7 @@
 import type { DomainEvent, PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../db/dialect';
-import { compiledQuery } from '../db/compiled';
+import { withRowLock } from '../db/dialect';
+import { compiledCommand, compiledQuery } from '../db/compiled';
 import type { Database } from '../db/schema';
 
 type Db = Kysely<Database>;
@@ -43,18 +43,18 @@ export async function appendEvents(
   return Math.max(...rows.map((row) => row.id));
 }
 
+// The relay reads after every commit, and each consumer batch reads, claims and advances: these
+// statements are compiled once.
+const eventsAfter = compiledQuery((db: Db, afterId: number, limit: number) =>
+  db.selectFrom('outbox').selectAll().where('id', '>', afterId).orderBy('id').limit(limit),
+);
+
 export async function listEventsAfter(
   db: Db,
   afterId: number,
   limit: number,
 ): Promise<PublishedEvent[]> {
-  const rows = await db
-    .selectFrom('outbox')
-    .selectAll()
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  const rows = await eventsAfter(db, afterId, limit);
   return rows.map(
     (row) =>
       ({
@@ -114,34 +114,31 @@ export async function prunedUpTo(db: Db): Promise<number> {
  * read on past what woke us). A consumer seen for the first time starts at the beginning.
  */
 export async function claimConsumer(trx: Db, name: string): Promise<number | null> {
-  await trx
-    .insertInto('event_consumers')
-    .values({ name, last_id: 0 })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  if (isPostgres(trx)) {
-    const row = await trx
-      .selectFrom('event_consumers')
-      .select('last_id')
-      .where('name', '=', name)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    return row ? row.last_id : null;
-  }
-  // SQLite: the insert above already holds the database's one write lock, so no one else runs.
-  const row = await trx
-    .selectFrom('event_consumers')
-    .select('last_id')
-    .where('name', '=', name)
-    .executeTakeFirst();
+  await consumerInsert(trx, name);
+  const [row] = await consumerPosition(trx, name);
   return row ? row.last_id : null;
 }
 
+const consumerInsert = compiledCommand((db: Db, name: string) =>
+  db
+    .insertInto('event_consumers')
+    .values({ name, last_id: 0 })
+    .onConflict((oc) => oc.column('name').doNothing()),
+);
+
+/** PostgreSQL skips a row another process holds; on SQLite the insert above holds the one lock. */
+const consumerPosition = compiledQuery((db: Db, name: string) =>
+  withRowLock(
+    db,
+    db.selectFrom('event_consumers').select('last_id').where('name', '=', name),
+    (query) => query.forUpdate().skipLocked(),
+  ),
+);
+
+const consumerAdvance = compiledCommand((db: Db, name: string, lastId: number) =>
+  db.updateTable('event_consumers').set({ last_id: lastId }).where('name', '=', name),
+);
+
 export async function advanceConsumer(trx: Db, name: string, lastId: number): Promise<void> {
-  await trx
-    .updateTable('event_consumers')
-    .set({ last_id: lastId })
-    .where('name', '=', name)
-    .execute();
+  await consumerAdvance(trx, name, lastId);
 }
