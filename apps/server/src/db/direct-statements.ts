@@ -9,7 +9,7 @@ import type { QueryResult, SqliteDatabase } from 'kysely';
  * runs its kept statement directly instead:
  * - the read-only connection, which never holds a transaction (lendStatements);
  * - a write transaction of the group commit or of a durable consumer, while it is open
- *   (lendToTransaction): it holds the writer's connection, so no other query runs on it meanwhile.
+ *   (withStatementsLent): it holds the writer's connection, so no other query runs on it meanwhile.
  * Any other query (the writer outside a transaction, PostgreSQL) goes through Kysely.
  */
 const lent = new WeakMap<object, () => SqliteDatabase | undefined>();
@@ -20,7 +20,7 @@ export function lendStatements(db: object, statements: () => SqliteDatabase | un
   lent.set(db, statements);
 }
 
-/** The writer's statements, which its transactions may run directly (see lendToTransaction). */
+/** The writer's statements, which its transactions may run directly (see withStatementsLent). */
 export function lendStatementsToTransactions(db: object, statements: SqliteDatabase): void {
   forTransactions.set(db, statements);
 }
@@ -29,7 +29,7 @@ export function lendStatementsToTransactions(db: object, statements: SqliteDatab
  * While `trx`, a transaction `db` began, is open, its queries may run the writer's statements
  * directly; the function returned takes them back, which must happen as the transaction ends.
  */
-export function lendToTransaction(db: object, trx: object): () => void {
+function lendToTransaction(db: object, trx: object): () => void {
   const statements = forTransactions.get(db);
   if (!statements) return () => undefined;
   lent.set(trx, () => statements);

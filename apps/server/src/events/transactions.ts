@@ -2,7 +2,7 @@ import type { DomainEvent } from '@perch/contract';
 import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
-import { lendToTransaction, runDirectly } from '../db/direct-statements';
+import { runDirectly, withStatementsLent } from '../db/direct-statements';
 import { AppError } from '../lib/errors';
 import { appendEvents } from './outbox.repository';
 
@@ -186,13 +186,13 @@ async function inTransaction<Result extends Outcome | 'spoiled'>(
   run: (trx: ControlledTransaction<Database>, outcome: Outcome) => Promise<Result>,
 ): Promise<Result> {
   let trx: ControlledTransaction<Database> | null = null;
-  // Its queries run the writer's statements directly while it is open (see direct-statements.ts).
-  let giveBack = (): void => undefined;
   try {
-    trx = await db.startTransaction().execute();
-    giveBack = lendToTransaction(db, trx);
-    const outcome = await run(trx, { answers: [], lastId: null });
-    giveBack();
+    const open = await db.startTransaction().execute();
+    trx = open;
+    // Its queries run the writer's statements directly while it is open (see direct-statements.ts).
+    const outcome = await withStatementsLent(db, open, () =>
+      run(open, { answers: [], lastId: null }),
+    );
     if (outcome === 'spoiled') {
       // An error may have ended the transaction already (SQLite rolls back at a full disk).
       await trx
@@ -204,7 +204,6 @@ async function inTransaction<Result extends Outcome | 'spoiled'>(
     }
     return outcome;
   } catch (error) {
-    giveBack();
     await trx
       ?.rollback()
       .execute()
