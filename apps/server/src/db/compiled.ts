@@ -28,11 +28,22 @@ function compiledOnce<Args extends unknown[], Row>(
     const parameters = compiled.parameters.map((value) =>
       isSlot(value) ? args[value[SLOT]] : value,
     );
-    return (
-      runDirectly<Row>(db, compiled.sql, parameters) ??
-      db.executeQuery<Row>({ ...compiled, parameters })
-    );
+    return executeCompiled(db, compiled, parameters);
   };
+}
+
+/**
+ * Runs `query` with `parameters`: directly on its connection's kept statement where the caller
+ * holds that connection (see direct-statements.ts), otherwise through Kysely.
+ */
+export async function executeCompiled<Row>(
+  db: Db,
+  query: CompiledQuery<Row>,
+  parameters: readonly unknown[] = query.parameters,
+): Promise<QueryResult<Row>> {
+  return (
+    runDirectly<Row>(db, query.sql, parameters) ?? db.executeQuery<Row>({ ...query, parameters })
+  );
 }
 
 /**

@@ -36,20 +36,20 @@ async function runBatch(
   batchSize: number,
   skip: boolean,
 ): Promise<{ outcome: Outcome; lastId: number | null }> {
-  const { result, lastId } = await db.transaction().execute((trx) =>
-    withStatementsLent(db, trx, () =>
-      runRecorded(trx, async (tx, recorder): Promise<Outcome> => {
-        const position = await claimConsumer(tx, consumer.name);
-        if (position === null) return 'busy';
-        const events = await listEventsAfter(tx, position, batchSize);
-        const last = events[events.length - 1];
-        if (!last) return 'idle';
-        if (!skip) await consumer.handle(tx, events, recorder);
-        await advanceConsumer(tx, consumer.name, last.id);
-        return events.length === batchSize ? 'more' : 'idle';
-      }),
-    ),
-  );
+  const handleNext = async (trx: Db, recorder: EventRecorder): Promise<Outcome> => {
+    const position = await claimConsumer(trx, consumer.name);
+    if (position === null) return 'busy';
+    const events = await listEventsAfter(trx, position, batchSize);
+    const last = events[events.length - 1];
+    if (!last) return 'idle';
+    if (!skip) await consumer.handle(trx, events, recorder);
+    await advanceConsumer(trx, consumer.name, last.id);
+    return events.length === batchSize ? 'more' : 'idle';
+  };
+  // The transaction holds the writer's connection: its statements run directly meanwhile.
+  const { result, lastId } = await db
+    .transaction()
+    .execute((trx) => withStatementsLent(db, trx, () => runRecorded(trx, handleNext)));
   return { outcome: result, lastId };
 }
 

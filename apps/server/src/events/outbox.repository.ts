@@ -43,8 +43,7 @@ export async function appendEvents(
   return Math.max(...rows.map((row) => row.id));
 }
 
-// The relay reads after every commit, and each consumer batch reads, claims and advances: these
-// statements are compiled once.
+// The relay reads after every commit and each consumer batch reads too: compiled once.
 const eventsAfter = compiledQuery((db: Db, afterId: number, limit: number) =>
   db.selectFrom('outbox').selectAll().where('id', '>', afterId).orderBy('id').limit(limit),
 );
@@ -109,16 +108,7 @@ export async function prunedUpTo(db: Db): Promise<number> {
   return row?.last_id ?? 0;
 }
 
-/**
- * Takes a consumer's position for this transaction; null when another process holds it (it will
- * read on past what woke us). A consumer seen for the first time starts at the beginning.
- */
-export async function claimConsumer(trx: Db, name: string): Promise<number | null> {
-  await consumerInsert(trx, name);
-  const [row] = await consumerPosition(trx, name);
-  return row ? row.last_id : null;
-}
-
+// Each consumer batch claims and advances its position: compiled once, as the relay's read.
 const consumerInsert = compiledCommand((db: Db, name: string) =>
   db
     .insertInto('event_consumers')
@@ -126,7 +116,7 @@ const consumerInsert = compiledCommand((db: Db, name: string) =>
     .onConflict((oc) => oc.column('name').doNothing()),
 );
 
-/** PostgreSQL skips a row another process holds; on SQLite the insert above holds the one lock. */
+/** PostgreSQL skips a row another process holds; on SQLite the claim's insert holds the one lock. */
 const consumerPosition = compiledQuery((db: Db, name: string) =>
   withRowLock(
     db,
@@ -138,6 +128,16 @@ const consumerPosition = compiledQuery((db: Db, name: string) =>
 const consumerAdvance = compiledCommand((db: Db, name: string, lastId: number) =>
   db.updateTable('event_consumers').set({ last_id: lastId }).where('name', '=', name),
 );
+
+/**
+ * Takes a consumer's position for this transaction; null when another process holds it (it will
+ * read on past what woke us). A consumer seen for the first time starts at the beginning.
+ */
+export async function claimConsumer(trx: Db, name: string): Promise<number | null> {
+  await consumerInsert(trx, name);
+  const [row] = await consumerPosition(trx, name);
+  return row ? row.last_id : null;
+}
 
 export async function advanceConsumer(trx: Db, name: string, lastId: number): Promise<void> {
   await consumerAdvance(trx, name, lastId);

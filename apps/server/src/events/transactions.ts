@@ -2,7 +2,8 @@ import type { DomainEvent } from '@perch/contract';
 import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
-import { runDirectly, withStatementsLent } from '../db/direct-statements';
+import { executeCompiled } from '../db/compiled';
+import { withStatementsLent } from '../db/direct-statements';
 import { AppError } from '../lib/errors';
 import { appendEvents } from './outbox.repository';
 
@@ -58,9 +59,7 @@ interface Waiting {
 }
 
 async function totalChanges(trx: Db): Promise<number> {
-  const { rows } =
-    runDirectly<{ changes: number }>(trx, TOTAL_CHANGES.sql, TOTAL_CHANGES.parameters) ??
-    (await trx.executeQuery<{ changes: number }>(TOTAL_CHANGES));
+  const { rows } = await executeCompiled<{ changes: number }>(trx, TOTAL_CHANGES);
   return rows[0]?.changes ?? 0;
 }
 
