@@ -17,6 +17,7 @@ export default defineConfig({
     projects: [
       'packages/contract',
       'apps/web',
+      { test: { name: 'bench', root: './bench', include: ['**/*.test.ts'] } },
       serverProject('sqlite'),
       ...(withPostgres ? [serverProject('postgres')] : []),
     ],

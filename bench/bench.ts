@@ -1,21 +1,22 @@
 /**
  * Load benchmark of the production server on a generated instance.
  *
- *   npm run bench [-- --posts N] [--quick] [--only name,...] [--pg] [--explain]
+ *   npm run bench [-- --posts N] [--quick] [--only name,...] [--pg] [--explain] [--growth]
  *
  * Builds the instance when missing (bench/data.ts), copies it so every run starts from the same
  * data, times the server's feed queries in process, then starts `node apps/server/dist/server.js`
  * and drives it with autocannon as real members (bench/scenarios.ts); a bare Fastify server gives
  * the baseline each figure is compared with. Ends with the web app's figures (bench/web.ts), every
  * member's Home against the pull query (bench/timeline-check.ts), a check that no write was lost
- * (bench/verify.ts), a table and one `BENCH_JSON {...}` line (bench/report.ts). See
- * bench/README.md.
+ * (bench/verify.ts), the reads' growth against a run on 10,000 posts (bench/growth.ts), a table
+ * and one `BENCH_JSON {...}` line (bench/report.ts). See bench/README.md.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildInstance, migrateInstance } from './data';
 import { measureEvents, type EventsResult } from './events';
+import { measureGrowth, SMALL_POSTS, type GrowthResult } from './growth';
 import { measureInProcess, type InProcessResult } from './inprocess';
 import { ensureBuilds } from './lib/builds';
 import { signIn, workingCopy, type Member, type RunCopy } from './lib/copy';
@@ -80,6 +81,8 @@ const { values: args } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     soak: { type: 'string' },
     profile: { type: 'string' },
+    growth: { type: 'boolean', default: false },
+    'no-growth': { type: 'boolean', default: false },
   },
 });
 
@@ -112,6 +115,15 @@ const wanted = (name: string) => only === null || only.has(name);
  */
 const checksTimelines =
   only === null || [...only].some((name) => name !== 'inprocess' && name !== 'web');
+/**
+ * The reads again on 10,000 posts, for their growth: in full runs of a larger instance, or when
+ * asked (`--growth`); never with `--no-growth`.
+ */
+const measuresGrowth =
+  !args['no-growth'] &&
+  posts > SMALL_POSTS &&
+  soakSeconds === 0 &&
+  (args.growth || (only === null && !quick));
 /** The Home check: requests in flight, every n-th member's second page, retry window. */
 const TIMELINE_CHECK = { concurrency: 16, secondPageEvery: 10, settleMs: 10_000 };
 
@@ -477,6 +489,21 @@ async function runPerch(
   }
 }
 
+/** The read scenarios of this run, run again on the small instance (see bench/growth.ts). */
+function runGrowth(selected: Scenario[], results: ScenarioResult[]): Promise<GrowthResult | null> {
+  const readNames = new Set(selected.filter((s) => !s.write).map((s) => s.name));
+  const reads = results.filter((result) => readNames.has(result.name));
+  if (reads.length === 0) return Promise.resolve(null);
+  const passOn = [
+    ...['seed', 'members', 'duration', 'latency-duration'].flatMap((name) => {
+      const value = args[name as keyof typeof args];
+      return typeof value === 'string' ? [`--${name}`, value] : [];
+    }),
+    ...(usePostgres ? ['--pg'] : []),
+  ];
+  return measureGrowth({ reads, largePosts: posts, passOn, log });
+}
+
 // ---- main ---------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -574,6 +601,7 @@ async function main(): Promise<void> {
 
   // ---- nothing lost ----
   const verification = await verifyWrites(copy.runner, prepared.before, load.writes, log);
+  const growth = measuresGrowth ? await runGrowth(selected, perch?.results ?? []) : null;
 
   const run = {
     settings: {
@@ -596,6 +624,7 @@ async function main(): Promise<void> {
     soak: perch?.soak ?? null,
     timelines: perch?.timelines ?? null,
     verification,
+    growth,
   };
   printReport(run, log);
   if (failed(run)) process.exitCode = 1;

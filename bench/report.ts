@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventsReport, type EventsResult } from './events';
+import { growthReport, type GrowthResult } from './growth';
 import type { InProcessResult } from './inprocess';
 import { formatCount, ROOT, type InstanceMeta } from './lib/instance';
 import { kb, type ScenarioResult } from './lib/load';
@@ -35,11 +36,18 @@ export interface RunReport {
   soak: SoakResult | null;
   timelines: TimelineResult | null;
   verification: Verification;
+  /** The reads' growth against the small instance, when measured (bench/growth.ts). */
+  growth: GrowthResult | null;
 }
 
-/** The run failed when a write was lost or a member's Home differs from the pull query. */
-export const failed = (run: Pick<RunReport, 'verification' | 'timelines'>) =>
-  run.verification.lost || (run.timelines?.differ ?? 0) > 0;
+/**
+ * The run failed when a write was lost, a member's Home differs from the pull query, or the run
+ * on the small instance for growth failed.
+ */
+export const failed = (run: Pick<RunReport, 'verification' | 'timelines' | 'growth'>) =>
+  run.verification.lost ||
+  (run.timelines?.differ ?? 0) > 0 ||
+  (run.growth !== null && run.growth.error !== null);
 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
@@ -110,6 +118,7 @@ function printSummary(run: RunReport, log: (line?: string) => void): void {
     `Results: ${run.variant}, ${formatCount(settings.posts)} posts, ${formatCount(run.members)} members, ${process.env.WORKERS ?? '1'} server process(es); req/s with ${settings.connections.throughput} connections, latency with ${settings.connections.latency}`,
   );
   for (const line of scenarioTable(results, baseline)) log(line);
+  if (run.growth) for (const line of growthReport(run.growth)) log(line);
   if (server) {
     log(
       `Server peak RSS (VmHWM): ${server.peakRssMB} MB; highest sampled VmRSS: ${server.maxSampledRssMB} MB; started in ${server.startupSeconds} s`,
@@ -174,6 +183,7 @@ export function printReport(run: RunReport, log: (line?: string) => void): void 
     },
     events: run.events,
     soak: run.soak,
+    growth: run.growth,
     verification: {
       lost,
       expectations,
