@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../src/db/checkpointer';
@@ -177,6 +178,67 @@ sqliteOnly('a log grown past its limit', () => {
       expect(result.restarted).toBe(false);
       expect(await countMembers(file.handle.reads)).toBeGreaterThan(1000);
     } finally {
+      await checkpointer.stop();
+    }
+  });
+});
+
+sqliteOnly('a log past its limit with a reader still on an older part of it', () => {
+  const file = useMigratedFile('perch-restart-reader-');
+
+  it('is not started over until the reader is done, and writers are not held off meanwhile', async () => {
+    const dbFile = path.join(file.dataDir, 'perch.db');
+    const checkpointer = startCheckpointer(dbFile, { intervalMs: 20, restartFrames: 500 });
+    const reader = new SqliteDatabase(dbFile, { readonly: true });
+    // Another writer that never waits: it fails at once whenever the lock is held.
+    const writer = new SqliteDatabase(dbFile);
+    writer.pragma('busy_timeout = 0');
+    try {
+      reader.exec('begin');
+      reader.prepare('select count(*) from users').get();
+      await file.handle.db
+        .insertInto('users')
+        .values(
+          Array.from({ length: 1000 }, (_, i) => ({ ...member(`l${i}`), bio: 'z'.repeat(1500) })),
+        )
+        .execute();
+      let result = await checkpointer.next();
+      while (result.log < 500) result = await checkpointer.next();
+      // The checkpointer keeps trying to start the log over; a restart that waited for the reader
+      // would hold the write lock all along.
+      const insert = writer.prepare(
+        'insert into users (id, username, first_name, last_name, email, password_hash, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 0, 0)',
+      );
+      let written = 0;
+      for (let i = 0; i < 40; i += 1) {
+        try {
+          writer.exec('begin immediate');
+          insert.run(`w${i}`, `reader_w${i}`, 'W', 'R', `w${i}@example.com`, 'x');
+          writer.exec('commit');
+          written += 1;
+        } catch (error) {
+          if (!(error instanceof SqliteDatabase.SqliteError) || error.code !== 'SQLITE_BUSY') {
+            throw error;
+          }
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(written).toBeGreaterThanOrEqual(30);
+      result = await checkpointer.next();
+      expect(result.restarted).toBe(false);
+      expect(result.copied).toBeLessThan(result.log);
+
+      reader.exec('commit');
+      while (!result.restarted) result = await checkpointer.next();
+      expect(result.copied).toBe(result.log);
+      await file.handle.db.insertInto('users').values(member('l-after')).execute();
+      result = await checkpointer.next();
+      result = await checkpointer.next();
+      expect(result.log).toBeLessThan(100);
+      expect(await countMembers(file.handle.reads)).toBe(1000 + written + 1);
+    } finally {
+      reader.close();
+      writer.close();
       await checkpointer.stop();
     }
   });

@@ -19,9 +19,10 @@ import { Worker } from 'node:worker_threads';
  * a checkpoint copies), so it never started over: on the 1,000,000-post instance it grew by about
  * 100 MB a second of posting, to 1.6–4 GB. Past `restartFrames` the thread therefore checkpoints
  * in RESTART mode: it holds writers off (they wait for the lock between turns of the event loop,
- * see database.ts) while it copies the little the passive pass left, then the next write starts the
- * log over. The log then stays under about `restartFrames` pages, and a log that grew past
- * journal_size_limit meanwhile is cut back to it once started over.
+ * see database.ts) while it copies the little the passive passes left, then the next write starts
+ * the log over (see RESTART below for how it keeps that short). The log then stays under about
+ * `restartFrames` pages, and a log that grew past journal_size_limit meanwhile is cut back to it
+ * once started over.
  */
 export interface Checkpointer {
   /** Resolves with the next checkpoint's frames (log: in the log, copied: moved to the file). */
@@ -38,36 +39,66 @@ export interface CheckpointResult {
 
 const DEFAULT_INTERVAL_MS = 250;
 /**
- * 256 MB of 4 KiB pages. Each restart holds writers off for 20–150 ms (the copy the passive pass
- * left, and the syncs). At 64 MB the benchmark's writes (about 4,000 a second on 1,000,000 posts)
- * met one every 0.8 s, and they set the writes' p99: like 8–13 ms, comment 11–16, create-post
- * 10–22. At 256 MB a restart comes every 2–3 s and the p99s were 7, 10 and 9 ms. An instance that
- * writes less seldom reaches it. The log started over is written over in place (see
- * LOG_SIZE_LIMIT_BYTES in database.ts).
+ * 256 MB of 4 KiB pages. At 64 MB the benchmark's writes (about 4,000 a second on 1,000,000
+ * posts) met a restart every 0.8 s, at 256 MB every 2–3 s. An instance that writes less seldom
+ * reaches it. The log started over is written over in place (see LOG_SIZE_LIMIT_BYTES in
+ * database.ts).
  */
 export const DEFAULT_RESTART_FRAMES = 65_536;
-/** How long the thread may wait for the write lock (and readers) to start the log over. */
-const RESTART_WAIT_MS = 100;
+
+/**
+ * How the thread starts the log over while writes go on. A checkpoint that must wait holds the
+ * write lock meanwhile, so it never waits: `busy_timeout` stays 0, and a restart that finds the
+ * lock taken, or a reader still on an older part of the log, is tried again a few milliseconds
+ * later (each try copies what it can meanwhile). Before the first try, the database file is
+ * synced while writers go on: a passive checkpoint that leaves part of the log uncopied does not
+ * sync the file, so the restart's own sync had every page copied since the last restart to write
+ * out, 20–170 ms of writers held off on the benchmark's instance.
+ */
+const RESTART = {
+  /** Tries before the next interval (about a quarter second of them). */
+  attempts: 40,
+  pauseMs: 3,
+  /** Copy-and-sync rounds before the restart, until a sync takes less than quickSyncMs. */
+  catchUpRounds: 4,
+  quickSyncMs: 10,
+};
 
 // Evaluated as the worker's script (CommonJS): it is small, and a file of its own would have to be
 // found beside the bundled server.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { closeSync, fsyncSync, openSync } = require('node:fs');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
+const file = openSync(workerData.filename, 'r+');
+const pause = new Int32Array(new SharedArrayBuffer(4));
+const { attempts, pauseMs, catchUpRounds, quickSyncMs } = workerData.restart;
+const passive = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
+const catchUp = () => {
+  for (let round = 0; round < catchUpRounds; round++) {
+    if (round > 0) passive();
+    const started = performance.now();
+    fsyncSync(file);
+    if (performance.now() - started < quickSyncMs) return;
+  }
+};
+const restart = (row) => {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (attempt > 0) Atomics.wait(pause, 0, 0, pauseMs);
+    [row] = db.pragma('wal_checkpoint(RESTART)');
+    if (row.busy === 0) return { row, restarted: true };
+  }
+  return { row, restarted: false };
+};
 const checkpoint = () => {
   try {
-    let [row] = db.pragma('wal_checkpoint(PASSIVE)');
+    let row = passive();
     let restarted = false;
     if (row.log >= workerData.restartFrames) {
-      db.pragma('busy_timeout = ' + workerData.restartWaitMs);
-      try {
-        [row] = db.pragma('wal_checkpoint(RESTART)');
-        restarted = row.busy === 0;
-      } finally {
-        db.pragma('busy_timeout = 0');
-      }
+      catchUp();
+      ({ row, restarted } = restart(row));
     }
     parentPort.postMessage({ log: row.log, copied: row.checkpointed, restarted });
   } catch (error) {
@@ -77,6 +108,7 @@ const checkpoint = () => {
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
+  closeSync(file);
   db.close();
   parentPort.close();
 });
@@ -92,7 +124,7 @@ export function startCheckpointer(
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { filename, driver, intervalMs, restartFrames, restartWaitMs: RESTART_WAIT_MS },
+    workerData: { filename, driver, intervalMs, restartFrames, restart: RESTART },
   });
   // It must never keep a process alive that has nothing else to do.
   worker.unref();
