@@ -47,10 +47,10 @@ describe('growth', () => {
       large('search', 300, 0.1),
       large('explore', 250, 0.12),
     ]);
-    expect(rows.map((row) => [row.name, row.cpuGrowth, row.throughputGrowth])).toEqual([
-      ['feed-latest', 1.15, 1.25],
-      ['user-posts', 1.79, 1.5],
-      ['search', null, 1],
+    expect(rows.map((row) => [row.name, row.cpuGrowth, row.small.ratio, row.large.ratio])).toEqual([
+      ['feed-latest', 1.15, 0.2, 0.16],
+      ['user-posts', 1.79, 0.12, 0.08],
+      ['search', null, 0.1, 0.1],
     ]);
     expect(rows[1]?.small.bytesPerAnswer).toBe(12_000);
     expect(rows[1]?.large.cpuUsPerRequest).toBe(387);
@@ -80,6 +80,7 @@ describe('growth', () => {
       error: null,
     };
     const lines = growthReport(growth);
+    expect(lines[0]).toContain('baseline of the small run 28,000 req/s');
     expect(lines.at(-1)).toBe('Over 1.2×: user-posts 1.79×.');
     expect(lines.some((line) => line.startsWith('feed-latest') && line.includes('1.15×'))).toBe(
       true,

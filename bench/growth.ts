@@ -22,8 +22,6 @@ export interface GrowthRow {
   large: { cpuUsPerRequest: number | null; ratio: number; bytesPerAnswer: number };
   /** Large CPU per request ÷ small; null when either is unknown. */
   cpuGrowth: number | null;
-  /** Small req/s × baseline ÷ large req/s × baseline. */
-  throughputGrowth: number | null;
 }
 
 export interface GrowthResult {
@@ -70,7 +68,6 @@ export function growthRows(small: SmallReport, large: readonly ScenarioResult[])
       },
       cpuGrowth:
         largeCpu !== null && smallCpu !== null && smallCpu > 0 ? round(largeCpu / smallCpu) : null,
-      throughputGrowth: read.ratio > 0 ? round(other.ratio / read.ratio) : null,
     });
   }
   return rows;
@@ -160,7 +157,11 @@ const times = (value: number | null) => (value === null ? '-' : `${value.toFixed
 
 /** The growth table, and the reads over the target. */
 export function growthReport(growth: GrowthResult): string[] {
-  const heading = `Growth ${formatCount(growth.smallPosts)} → ${formatCount(growth.largePosts)} posts (CPU µs a request on the large instance ÷ on the small; target ≤ ${GROWTH_TARGET}×):`;
+  const smallBaseline =
+    growth.smallBaselineRps === null
+      ? ''
+      : `; baseline of the small run ${formatCount(Math.round(growth.smallBaselineRps))} req/s`;
+  const heading = `Growth ${formatCount(growth.smallPosts)} → ${formatCount(growth.largePosts)} posts (CPU µs a request on the large instance ÷ on the small; target ≤ ${GROWTH_TARGET}×${smallBaseline}):`;
   if (growth.rows.length === 0)
     return [heading, `  not measured: ${growth.error ?? 'no reads ran'}`];
   const table: string[][] = [

@@ -56,7 +56,7 @@ export const DEFAULT_RESTART_FRAMES = 65_536;
  * out, 20–170 ms of writers held off on the benchmark's instance.
  */
 const RESTART = {
-  /** Tries before the next interval (about a quarter second of them). */
+  /** Tries, `pauseMs` apart, before the next interval: 0.1–0.3 s of them. */
   attempts: 40,
   pauseMs: 3,
   /** Copy-and-sync rounds before the restart, until a sync takes less than quickSyncMs. */
