@@ -1,0 +1,30 @@
+import { generateComments, type Comments } from './comments';
+import { generateFollowGraph, type FollowGraph } from './follows';
+import { generateLikeCounts } from './like-counts';
+import { generateMembers, type Members } from './members';
+import { generatePosts, type Posts } from './posts';
+
+/** Everything the load writes that is drawn up front; members and posts are referred to by index. */
+export interface Model {
+  members: Members;
+  follows: FollowGraph;
+  posts: Posts;
+  /** Per post. */
+  likeCount: Int32Array;
+  comments: Comments;
+}
+
+/** Each step draws from its own PRNG stream, so one step's draws never shift another's. */
+export function generateModel(
+  seed: string,
+  postCount: number,
+  memberCount: number,
+  now: number,
+): Model {
+  const members = generateMembers(seed, memberCount, now);
+  const follows = generateFollowGraph(seed, members);
+  const posts = generatePosts(seed, postCount, now, members);
+  const likeCount = generateLikeCounts(seed, posts, follows);
+  const comments = generateComments(seed, now, members, posts, likeCount);
+  return { members, follows, posts, likeCount, comments };
+}

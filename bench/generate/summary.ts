@@ -1,0 +1,20 @@
+import { percentile } from '../lib/prng';
+import type { Model } from './model';
+
+/** Log lines on the model's skew: likes per post, followers and followees per member. */
+export function describeDistributions(model: Model): string[] {
+  const sortedLikes = Int32Array.from(model.likeCount).sort();
+  const sortedFollowers = Int32Array.from(model.follows.followers).sort();
+  const sortedFollowing = Int32Array.from(model.follows.following).sort();
+  return [
+    `  likes per post: p50 ${percentile(sortedLikes, 50)}, p99 ${percentile(sortedLikes, 99)}, max ${
+      sortedLikes[sortedLikes.length - 1] ?? 0
+    }; posts with ≥1000 likes: ${sortedLikes.filter((n) => n >= 1000).length}`,
+    `  followers: p50 ${percentile(sortedFollowers, 50)}, p99 ${percentile(sortedFollowers, 99)}, max ${
+      sortedFollowers[sortedFollowers.length - 1] ?? 0
+    } (${model.members.celebrities.length} celebrities); following: p50 ${percentile(sortedFollowing, 50)}, p90 ${percentile(
+      sortedFollowing,
+      90,
+    )}, max ${sortedFollowing[sortedFollowing.length - 1] ?? 0}`,
+  ];
+}
