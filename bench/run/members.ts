@@ -1,0 +1,83 @@
+/** The members the load acts as, signed in, and what the instance holds before the run. */
+import { readFileSync } from 'node:fs';
+import { signIn, type RunCopy } from '../lib/copy';
+import { countRows, secretFileOf } from '../lib/instance';
+import type { Prng } from '../lib/prng';
+
+export type PreparedMembers = Awaited<ReturnType<typeof prepareMembers>>;
+
+/**
+ * `memberCount` members drawn at random for the load, the most-followed member, and with
+ * `signEveryone` (the Home check) every member, all signed in; what the load's members already
+ * like and bookmark; and the instance's rows before the run.
+ */
+export async function prepareMembers(
+  copy: RunCopy,
+  prng: Prng,
+  { memberCount, signEveryone }: { memberCount: number; signEveryone: boolean },
+) {
+  const runner = await copy.runner();
+  try {
+    const before = await countRows(runner);
+    const allMembers = await runner.all<{ id: string; username: string }>(
+      'SELECT id, username FROM users ORDER BY id',
+    );
+    const postIds = (await runner.all<{ id: string }>('SELECT id FROM posts ORDER BY id')).map(
+      (row) => row.id,
+    );
+    const [mostFollowed] = await runner.all<{ id: string }>(
+      'SELECT id FROM users ORDER BY followers_count DESC, id LIMIT 1',
+    );
+    const celebrityIndex = allMembers.findIndex((member) => member.id === mostFollowed?.id);
+    const secret = readFileSync(secretFileOf({ dataDir: copy.dataDir }), 'utf8').trim();
+    const chosen = new Set<number>();
+    while (chosen.size < Math.min(memberCount, allMembers.length)) {
+      chosen.add(prng.int(allMembers.length));
+    }
+    const toSign = signEveryone
+      ? allMembers.map((_, index) => index)
+      : [...new Set([...chosen, celebrityIndex])].filter((index) => index >= 0);
+    const signed = new Map(
+      (
+        await signIn(
+          copy,
+          secret,
+          toSign.map((index) => ({ index, ...(allMembers[index] ?? { id: '', username: '' }) })),
+        )
+      ).map((member) => [member.index, member]),
+    );
+    const members = [...chosen].map((index) => signed.get(index)).filter((m) => m !== undefined);
+    const celebrity = signed.get(celebrityIndex);
+    if (members.length === 0 || !celebrity) throw new Error('the instance has no members');
+
+    const liked = new Set<string>();
+    const bookmarked = new Set<string>();
+    for (const member of members) {
+      for (const row of await runner.all<{ post_id: string }>(
+        'SELECT post_id FROM likes WHERE user_id = $1',
+        [member.id],
+      )) {
+        liked.add(`${member.index}:${row.post_id}`);
+      }
+      for (const row of await runner.all<{ post_id: string }>(
+        'SELECT post_id FROM bookmarks WHERE user_id = $1',
+        [member.id],
+      )) {
+        bookmarked.add(`${member.index}:${row.post_id}`);
+      }
+    }
+    return {
+      before,
+      secret,
+      allMembers,
+      postIds,
+      members,
+      celebrity,
+      everyone: signEveryone ? [...signed.values()] : [],
+      liked,
+      bookmarked,
+    };
+  } finally {
+    await runner.close();
+  }
+}
