@@ -1,7 +1,7 @@
 /** Who liked and bookmarked which post, and when: drawn while the rows are written. */
 import { AliasTable, Prng, searchCumulative } from '../lib/prng';
 import { chooseMembers } from './choose-members';
-import type { LoadInput } from './load';
+import type { LoadInput } from './model';
 
 const BOOKMARKS_PER_POST = 0.5;
 

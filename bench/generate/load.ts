@@ -1,10 +1,9 @@
 import { findEntities, tagsOf } from '@perch/contract';
 import { BENCH_PASSWORD_HASH } from '../lib/instance';
 import { Prng } from '../lib/prng';
-import type { Sink } from '../lib/sink';
 import { bioText, commentText, FIRST_NAMES, LAST_NAMES, postText, rareWordsFor } from '../lib/text';
 import { writeBookmarks, writeLikes } from './engagement';
-import type { Model } from './model';
+import type { LoadInput, Model } from './model';
 import type { LoadTarget } from './prepare';
 
 /** Runs `run` as a timed, logged phase; `count` answers how many rows it wrote. */
@@ -13,13 +12,6 @@ export type RunPhase = <T>(
   run: () => Promise<T>,
   count?: (result: T) => number,
 ) => Promise<T>;
-
-export interface LoadInput {
-  sink: Sink;
-  model: Model;
-  seed: string;
-  now: number;
-}
 
 const rowsWritten = (n: number) => n;
 

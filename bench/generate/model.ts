@@ -1,3 +1,4 @@
+import type { Sink } from '../lib/sink';
 import { generateComments, type Comments } from './comments';
 import { generateFollowGraph, type FollowGraph } from './follows';
 import { generateLikeCounts } from './like-counts';
@@ -27,4 +28,12 @@ export function generateModel(
   const likeCount = generateLikeCounts(seed, posts, follows);
   const comments = generateComments(seed, now, members, posts, likeCount);
   return { members, follows, posts, likeCount, comments };
+}
+
+/** What each table's load reads: the model, where its rows go, and the instance's seed and end. */
+export interface LoadInput {
+  sink: Sink;
+  model: Model;
+  seed: string;
+  now: number;
 }
