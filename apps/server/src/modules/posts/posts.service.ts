@@ -113,9 +113,8 @@ export function createPostsService({
     base: repo.PostListQuery,
   ): Promise<PulledPage> {
     const after = base.after?.length === 2 ? base.after : null;
-    const mark = cards.mark();
     const rows = await repo.authorPostRows(reads, { userId, sort, after, limit: base.limit });
-    const faces = await cards.fromRows(mark, rows.slice(0, base.limit));
+    const faces = await cards.fromRows(rows.slice(0, base.limit));
     return { posts: await withFlags(faces, base.viewerId), more: rows.length > base.limit };
   }
 
