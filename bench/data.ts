@@ -17,10 +17,11 @@ import { DEFAULT_HOME_PULL_FOLLOWERS } from '../apps/server/src/config';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import type { Database } from '../apps/server/src/db/schema';
 import { verifyPassword } from '../apps/server/src/lib/password';
-import { loadTables } from './generate/load';
+import { loadTables, type RunPhase } from './generate/load';
 import { generateModel } from './generate/model';
 import { prepareTarget } from './generate/prepare';
 import { describeDistributions } from './generate/summary';
+import { log as printLine } from './lib/log';
 import { DAY } from './generate/time';
 import {
   BENCH_PASSWORD,
@@ -55,22 +56,14 @@ export async function buildInstance(
   instance: Instance,
   options: BuildOptions = {},
 ): Promise<InstanceMeta> {
-  const log =
-    options.log ??
-    ((line: string) => {
-      console.log(line);
-    });
+  const log = options.log ?? printLine;
   const now = options.now ?? Math.floor(Date.now() / DAY) * DAY;
   const P = instance.posts;
   const M = Math.max(3, Math.floor(P / 100));
   const seed = instance.seed;
   const total = timer();
   const phases: [string, number, number][] = [];
-  const phase = async <T>(
-    name: string,
-    run: () => Promise<T>,
-    count: (r: T) => number = () => 0,
-  ) => {
+  const phase: RunPhase = async (name, run, count = () => 0) => {
     const elapsed = timer();
     const result = await run();
     const seconds = elapsed();

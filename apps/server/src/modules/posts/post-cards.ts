@@ -65,7 +65,7 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
       },
     }),
   );
-  // A card is kept on its second read: most cards of a list read once (a stranger's profile)
+  // A card is kept on its second read: most cards of a list read once (a search's, a tag page's)
   // are never read again, and keeping them would only churn the cache and the heap.
   const seen = recentIds(max);
 
