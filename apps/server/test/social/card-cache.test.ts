@@ -210,6 +210,39 @@ describe('cards that no longer fit whole', () => {
     expect(await contentOf(first)).toBe('first behind the back');
   });
 
+  /**
+   * One card kept whole and one packed (`kept` pushed out by `other`), `readsOfOther` reads of
+   * `other` and `readsOfKept` of `kept` after that; then both rows rewritten behind the cache's
+   * back, and a third post kept, which packs the whole card and drops the packed one.
+   */
+  async function packedCardReadAgain(readsOfOther: number, readsOfKept: number) {
+    const [writer] = await createMembers(t.app, 1);
+    const kept = await createPost(t.app, writer.token, 'kept');
+    const other = await createPost(t.app, writer.token, 'other');
+    const fresh = await createPost(t.app, writer.token, 'fresh');
+    const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
+    const cards = createPostCards({ reads: t.app.reads, max: 1, packedMax: 1, authors });
+    const read = async (post: Post) => (await cards.of([post._id])).get(post._id)?.shared.content;
+    for (const post of [kept, kept, other, other]) await read(post);
+    for (let time = 0; time < readsOfOther; time += 1) await read(other);
+    for (let time = 0; time < readsOfKept; time += 1) await read(kept);
+    await t.app.db
+      .updateTable('posts')
+      .set({ content: 'behind the back' })
+      .where('id', 'in', [kept._id, other._id])
+      .execute();
+    for (const post of [fresh, fresh]) await read(post);
+    return { kept: await read(kept), other: await read(other) };
+  }
+
+  it('are kept whole again once read more often than the card they would push out', async () => {
+    expect(await packedCardReadAgain(1, 2)).toEqual({ kept: 'kept', other: 'behind the back' });
+  });
+
+  it('stay packed while read less often than the card they would push out', async () => {
+    expect(await packedCardReadAgain(3, 1)).toEqual({ kept: 'behind the back', other: 'other' });
+  });
+
   it('are read again when none are kept packed', async () => {
     const { first, contentOf } = await pushedOutThenRewritten(0);
     expect(await contentOf(first)).toBe('first behind the back');

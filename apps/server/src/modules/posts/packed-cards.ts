@@ -18,6 +18,8 @@ export interface PackedCard {
   createdAt: number;
   likeCount: number;
   commentCount: number;
+  /** How often it was read since it was packed (see PostCards). */
+  reads: number;
 }
 
 export function packFace(face: PostFace): PackedCard {
@@ -29,6 +31,7 @@ export function packFace(face: PostFace): PackedCard {
     createdAt: face.card.created_at,
     likeCount: face.card.like_count,
     commentCount: face.card.comment_count,
+    reads: 0,
   };
 }
 

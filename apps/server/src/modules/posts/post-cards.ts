@@ -33,6 +33,12 @@ function recentIds(max: number) {
   };
 }
 
+/** A card kept whole, and how often it was read since. */
+interface WholeCard {
+  face: PostFace;
+  reads: number;
+}
+
 export interface PostCardsDeps {
   /** Where cards are read from (a read-only connection on SQLite). */
   reads: Db;
@@ -56,28 +62,47 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
   // unpacking one costs a third of reading its row again.
   const packed =
     packedMax > 0 ? keptUntilChanged(new LRUCache<string, PackedCard>({ max: packedMax })) : null;
-  const cards = keptUntilChanged(
-    new LRUCache<string, PostFace>({
-      max,
-      dispose: (face, id, reason) => {
-        // A card pushed out is current (a change drops it instead), so it is kept whatever the mark.
-        if (reason === 'evict') packed?.keep(packed.mark(), id, packFace(face));
-      },
-    }),
-  );
+  const whole = new LRUCache<string, WholeCard>({
+    max,
+    dispose: (kept, id, reason) => {
+      // A card pushed out is current (a change drops it instead), so it is kept whatever the mark.
+      if (reason === 'evict') packed?.keep(packed.mark(), id, packFace(kept.face));
+    },
+  });
+  const cards = keptUntilChanged(whole);
   // A card is kept on its second read: most cards of a list read once (a search's, a tag page's)
   // are never read again, and keeping them would only churn the cache and the heap.
   const seen = recentIds(max);
 
+  /** The reads a packed card must pass to be kept whole again: those of the card it would push out. */
+  function readsToBeKeptWhole(): number {
+    if (whole.size < max) return 0;
+    for (const next of whole.rvalues()) return next?.reads ?? 0;
+    return 0;
+  }
+
   /**
-   * The kept card of `id`, whole or unpacked. An unpacked card is not kept whole again: making
-   * room for it would pack another, and a list of cards read once would then churn both.
+   * The kept card of `id`, whole or unpacked. A packed card is kept whole again once it was read
+   * more often since it was packed than the card it would push out since that one was kept: the
+   * cards a list reads over and over (a tag's first page) come back after lists read a few times
+   * each pushed them out, while cards read about as often as the others stay where they are
+   * instead of trading places on every read (a card moved costs more than one unpacked).
    */
   function keptCard(id: string): PostFace | undefined {
-    const face = cards.get(id);
-    if (face || !packed) return face;
-    const folded = packed.get(id);
-    return folded && unpackFace(id, folded);
+    const kept = cards.get(id);
+    if (kept) {
+      kept.reads += 1;
+      return kept.face;
+    }
+    const folded = packed?.get(id);
+    if (!folded) return undefined;
+    folded.reads += 1;
+    const face = unpackFace(id, folded);
+    if (folded.reads > readsToBeKeptWhole()) {
+      packed?.forget(id);
+      cards.keep(cards.mark(), id, { face: keptFace(face), reads: folded.reads });
+    }
+    return face;
   }
 
   /** Drops `id`'s card from both. */
@@ -119,7 +144,8 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
   async function facesRead(mark: number, posts: PostRecord[]): Promise<PostFace[]> {
     const faces = await facesOf(posts);
     for (const face of faces) {
-      if (seen.met(face.card.id)) cards.keep(mark, face.card.id, keptFace(face));
+      if (seen.met(face.card.id))
+        cards.keep(mark, face.card.id, { face: keptFace(face), reads: 0 });
     }
     return faces;
   }
@@ -138,7 +164,7 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
         forget(event.payload.postId);
         break;
       case 'profile.edited':
-        cards.forgetWhere((face) => face.card.user_id === event.payload.userId);
+        cards.forgetWhere((kept) => kept.face.card.user_id === event.payload.userId);
         packed?.forgetWhere((card) => card.userId === event.payload.userId);
         break;
       case 'member.deleted':
