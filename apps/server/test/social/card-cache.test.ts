@@ -173,6 +173,10 @@ describe('cards that no longer fit whole', () => {
     payload: { userId, previousAvatarURL: null },
   });
 
+  /** Rewrites the posts' text in the database, with no event: what a kept card must not show yet. */
+  const rewriteBehindTheBack = (postIds: string[], content: string) =>
+    t.app.db.updateTable('posts').set({ content }).where('id', 'in', postIds).execute();
+
   /**
    * A writer's two posts read into cards keeping one whole (each kept on its second read), the
    * first pushed out by the second; then the first's row rewritten behind the cache's back.
@@ -184,11 +188,7 @@ describe('cards that no longer fit whole', () => {
     const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
     const cards = createPostCards({ reads: t.app.reads, max: 1, packedMax, authors });
     for (const id of [first._id, first._id, second._id, second._id]) await cards.of([id]);
-    await t.app.db
-      .updateTable('posts')
-      .set({ content: 'first behind the back' })
-      .where('id', '=', first._id)
-      .execute();
+    await rewriteBehindTheBack([first._id], 'first behind the back');
     const contentOf = async (post: Post) =>
       (await cards.of([post._id])).get(post._id)?.shared.content;
     return { writer, first, second, cards, contentOf };
@@ -226,11 +226,7 @@ describe('cards that no longer fit whole', () => {
     for (const post of [kept, kept, other, other]) await read(post);
     for (let time = 0; time < readsOfOther; time += 1) await read(other);
     for (let time = 0; time < readsOfKept; time += 1) await read(kept);
-    await t.app.db
-      .updateTable('posts')
-      .set({ content: 'behind the back' })
-      .where('id', 'in', [kept._id, other._id])
-      .execute();
+    await rewriteBehindTheBack([kept._id, other._id], 'behind the back');
     for (const post of [fresh, fresh]) await read(post);
     return { kept: await read(kept), other: await read(other) };
   }

@@ -76,9 +76,7 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
 
   /** The reads a packed card must pass to be kept whole again: those of the card it would push out. */
   function readsToBeKeptWhole(): number {
-    if (whole.size < max) return 0;
-    for (const next of whole.rvalues()) return next?.reads ?? 0;
-    return 0;
+    return whole.size < max ? 0 : (whole.rvalues().next().value?.reads ?? 0);
   }
 
   /**
@@ -94,12 +92,13 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
       kept.reads += 1;
       return kept.face;
     }
-    const folded = packed?.get(id);
+    if (!packed) return undefined;
+    const folded = packed.get(id);
     if (!folded) return undefined;
     folded.reads += 1;
     const face = unpackFace(id, folded);
     if (folded.reads > readsToBeKeptWhole()) {
-      packed?.forget(id);
+      packed.forget(id);
       cards.keep(cards.mark(), id, { face: keptFace(face), reads: folded.reads });
     }
     return face;
