@@ -9,13 +9,16 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
-  type SqliteDatabase as KyselySqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_RESTART_FRAMES, startCheckpointer, type Checkpointer } from './checkpointer';
 import { preparingClient } from './prepared-statements';
-import { lendStatements, lendStatementsToTransactions } from './direct-statements';
+import {
+  lendStatements,
+  lendStatementsToTransactions,
+  type KeptStatements,
+} from './direct-statements';
 import { createWaitingPostsIndexer } from './search-index';
 import { PerchSqliteDialect } from './sqlite-dialect';
 import { planWithoutValueSamples } from './statistics';
@@ -159,7 +162,9 @@ const PREPARED_STATEMENTS_MAX = 1000;
  * Kysely prepares every query anew; compiling the same SQL again costs more than running many of
  * the app's queries. The app issues a small, fixed set of statements, so they are kept.
  */
-export function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDatabase {
+export function withStatementCache(
+  sqlite: SqliteDatabase.Database,
+): KeptStatements & { close(): void } {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => {
@@ -243,19 +248,20 @@ class WriterSqliteDialect extends PerchSqliteDialect {
  * compiled queries run its statements directly (see direct-statements.ts).
  */
 function readOnlyKysely(filename: string, cacheMiB: number | undefined): Kysely<Database> {
-  let opened: KyselySqliteDatabase | undefined;
+  let opened: (KeptStatements & { close(): void }) | undefined;
   const reads = new Kysely<Database>({
     dialect: new PerchSqliteDialect({
       database: () => {
         const statements = withStatementCache(openSqliteReader(filename, cacheMiB));
-        opened = {
-          prepare: (sql) => statements.prepare(sql),
+        const database = {
+          prepare: (sql: string) => statements.prepare(sql),
           close: () => {
             opened = undefined;
             statements.close();
           },
         };
-        return Promise.resolve(opened);
+        opened = database;
+        return Promise.resolve(database);
       },
     }),
   });

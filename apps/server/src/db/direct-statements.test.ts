@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDatabaseKind } from '../../test/test-database';
 import { runConsumer, type DurableConsumer } from '../events/consumer';
 import { appendEvents } from '../events/outbox.repository';
 import { createTransact } from '../events/transactions';
-import { compiledCommand, compiledQuery } from './compiled';
+import { compiledCommand, compiledQuery, executeCompiled } from './compiled';
 import { closeDatabase, createDatabase, type DatabaseHandle } from './database';
 import { migrateToLatest } from './migrate';
 import type { Database } from './schema';
@@ -58,6 +58,60 @@ describe.runIf(testDatabaseKind() === 'sqlite')('compiled queries run directly',
     // The first opened the connection through Kysely; the others ran its statements.
     expect(throughKysely).toHaveBeenCalledTimes(1);
     throughKysely.mockRestore();
+  });
+
+  it('reads rows as Kysely does, and leaves the statement to Kysely as it was', async () => {
+    expect(await addMember(handle.db, 'k1')).toBe(1n);
+    await memberNamed(handle.reads, 'k1');
+    const wide = CompiledQuery.raw(
+      `select id, username, avatar_url, followers_count, created_at, 1.5 as ratio,
+        x'00ff' as bytes, u.id as again from users u where id = ?`,
+      ['k1'],
+    );
+    const throughKysely = vi.spyOn(handle.reads, 'executeQuery');
+    const direct = await executeCompiled(handle.reads, wide);
+    expect(throughKysely).not.toHaveBeenCalled();
+    throughKysely.mockRestore();
+    expect(direct.rows).toEqual([
+      {
+        id: 'k1',
+        username: 'k1',
+        avatar_url: null,
+        followers_count: 0,
+        created_at: 0,
+        ratio: 1.5,
+        bytes: Buffer.from([0, 255]),
+        again: 'k1',
+      },
+    ]);
+    // Kysely's path prepares the same text, so it gets the same kept statement.
+    expect((await handle.reads.executeQuery(wide)).rows).toEqual(direct.rows);
+    expect(await executeCompiled(handle.reads, { ...wide, parameters: ['nobody'] })).toEqual({
+      rows: [],
+    });
+  });
+
+  it('reads rows of one column as Kysely does', async () => {
+    expect(await addMember(handle.db, 'p1')).toBe(1n);
+    expect(await addMember(handle.db, 'p2')).toBe(1n);
+    const ids = CompiledQuery.raw(
+      "select id as member from users where id in ('p1', 'p2') order by id desc",
+    );
+    const direct = await executeCompiled(handle.reads, ids);
+    expect(direct.rows).toEqual([{ member: 'p2' }, { member: 'p1' }]);
+    expect((await handle.reads.executeQuery(ids)).rows).toEqual(direct.rows);
+  });
+
+  it("reads a statement's columns again when the schema gave it more", async () => {
+    await sql`create table direct_rows (a integer, b text)`.execute(handle.db);
+    await sql`insert into direct_rows (a, b) values (1, 'one')`.execute(handle.db);
+    const everything = CompiledQuery.raw('select * from direct_rows');
+    await executeCompiled(handle.reads, everything);
+    expect((await executeCompiled(handle.reads, everything)).rows).toEqual([{ a: 1, b: 'one' }]);
+    await sql`alter table direct_rows add column c text default 'two'`.execute(handle.db);
+    expect((await executeCompiled(handle.reads, everything)).rows).toEqual([
+      { a: 1, b: 'one', c: 'two' },
+    ]);
   });
 
   it('never on the writer outside a transaction', async () => {
