@@ -112,22 +112,38 @@ export function listedUsers(db: Db, viewerId: string | null) {
     );
 }
 
-export function findListedUserByUsername(
+/** One listed member, by lower-cased username or by id, with or without a viewer. */
+const listedMember = compiledShapes(
+  (
+    { viewer, by }: { viewer: boolean; by: 'username' | 'id' },
+    db: Db,
+    key: string,
+    viewerId: string | null,
+  ) =>
+    listedUsers(db, viewer ? viewerId : null).where(
+      by === 'username' ? sql<string>`lower(u.username)` : sql<string>`u.id`,
+      '=',
+      key,
+    ),
+);
+
+export async function findListedUserByUsername(
   db: Db,
   username: string,
   viewerId: string | null,
 ): Promise<ListedUserRow | undefined> {
-  return listedUsers(db, viewerId)
-    .where(sql<string>`lower(u.username)`, '=', username.toLowerCase())
-    .executeTakeFirst();
+  const shape = { viewer: viewerId !== null, by: 'username' as const };
+  const [row] = await listedMember(shape)(db, username.toLowerCase(), viewerId);
+  return row;
 }
 
-export function findListedUserById(
+export async function findListedUserById(
   db: Db,
   id: string,
   viewerId: string | null,
 ): Promise<ListedUserRow | undefined> {
-  return listedUsers(db, viewerId).where('u.id', '=', id).executeTakeFirst();
+  const [row] = await listedMember({ viewer: viewerId !== null, by: 'id' })(db, id, viewerId);
+  return row;
 }
 
 /** Who to follow, in each of its shapes (see compiledShapes). */

@@ -37,7 +37,10 @@ function listed(row: repo.ListedUserRow, viewer: Viewer | null): User {
 
 export interface UsersServiceDeps {
   db: Db;
-  /** Where searches and suggestions are read (a read-only connection on SQLite); db by default. */
+  /**
+   * Where profiles, searches and suggestions are read (a read-only connection on SQLite, where
+   * they never wait behind a write transaction); db by default.
+   */
   reads?: Db;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
@@ -295,7 +298,7 @@ export function createUsersService({
      * answers (so they can unblock), marked viewerBlocks.
      */
     async profile(username: string, viewer: Viewer | null): Promise<{ user: User }> {
-      const row = await repo.findListedUserByUsername(db, username, viewer?.id ?? null);
+      const row = await repo.findListedUserByUsername(reads, username, viewer?.id ?? null);
       if (!row) throw notFound(ErrorMessages.userNotFound);
       if (!viewer) return { user: listed(row, viewer) };
       const relations = await hidden.relationsOf(viewer.id);
