@@ -87,8 +87,9 @@ function namesOf(statement: Statement): readonly string[] {
  * building the objects here costs about half as much, timed alone: 23 members' rows of 12 columns
  * in 40 µs against 67, 90 ids in 20 µs against 40. V8 gives every row of a statement the same
  * shape. The statement is shared with Kysely's path, so its mode is set only for this call, which
- * runs to its end before any other query can use the statement. Its column names are kept: a
- * `select *` that gained columns since (another process migrated) reads them again.
+ * runs to its end before any other query can use the statement (the app never streams rows). Its
+ * column names are kept: a `select *` of two columns or more that gained columns since (another
+ * process migrated) reads them again.
  */
 function readRows(statement: Statement, parameters: readonly unknown[]): object[] {
   const kept = columnNames.get(statement) ?? namesOf(statement);
