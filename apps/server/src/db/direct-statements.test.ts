@@ -62,6 +62,7 @@ describe.runIf(testDatabaseKind() === 'sqlite')('compiled queries run directly',
 
   it('reads rows as Kysely does, and leaves the statement to Kysely as it was', async () => {
     expect(await addMember(handle.db, 'k1')).toBe(1n);
+    // Opens the read-only connection (through Kysely) if no test did yet.
     await memberNamed(handle.reads, 'k1');
     const wide = CompiledQuery.raw(
       `select id, username, avatar_url, followers_count, created_at, 1.5 as ratio,

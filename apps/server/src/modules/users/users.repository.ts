@@ -132,8 +132,8 @@ export async function findListedUserByUsername(
   username: string,
   viewerId: string | null,
 ): Promise<ListedUserRow | undefined> {
-  const shape = { viewer: viewerId !== null, by: 'username' as const };
-  const [row] = await listedMember(shape)(db, username.toLowerCase(), viewerId);
+  const byUsername = listedMember({ viewer: viewerId !== null, by: 'username' });
+  const [row] = await byUsername(db, username.toLowerCase(), viewerId);
   return row;
 }
 
@@ -142,7 +142,8 @@ export async function findListedUserById(
   id: string,
   viewerId: string | null,
 ): Promise<ListedUserRow | undefined> {
-  const [row] = await listedMember({ viewer: viewerId !== null, by: 'id' })(db, id, viewerId);
+  const byId = listedMember({ viewer: viewerId !== null, by: 'id' });
+  const [row] = await byId(db, id, viewerId);
   return row;
 }
 
