@@ -24,6 +24,8 @@ import { createPostsService } from '../apps/server/src/modules/posts/posts.servi
 import { createReaderFlags } from '../apps/server/src/modules/posts/reader-flags';
 import { createHiddenMembers } from '../apps/server/src/modules/safety/hidden-members';
 import { createIdempotencyService } from '../apps/server/src/modules/idempotency/idempotency.service';
+import { createKeptFollowees } from '../apps/server/src/modules/users/kept-followees';
+import { createMemberCards } from '../apps/server/src/modules/users/member-cards';
 import { createMemberStubs } from '../apps/server/src/modules/users/member-stubs';
 import { createUsersService } from '../apps/server/src/modules/users/users.service';
 import { percentile, Prng } from './lib/prng';
@@ -57,7 +59,15 @@ function servicesOf(db: Db) {
   // No one blocks or mutes anyone in generated data: each viewer's relations are read once.
   const hidden = createHiddenMembers({ reads: db, max: 10_000 });
   const stubs = createMemberStubs({ reads: db, max: 10_000 });
-  const users = createUsersService({ db, transact, media, hidden, stubs });
+  const users = createUsersService({
+    db,
+    transact,
+    media,
+    hidden,
+    stubs,
+    cards: createMemberCards({ reads: db, max: 5_000 }),
+    followees: createKeptFollowees({ reads: db, maxIds: 100_000, maxPerMember: 5_000 }),
+  });
   // Home as computed from follows: what a member's first read (and any read past their timeline)
   // costs. The server's timelines are measured over HTTP.
   const timelines = { page: () => Promise.resolve(null), posted: () => Promise.resolve() };

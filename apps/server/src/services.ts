@@ -1,3 +1,4 @@
+import { FOLLOWING_MAX } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SessionViewer } from './auth/viewer';
@@ -30,6 +31,8 @@ import { createIdempotencyService } from './modules/idempotency/idempotency.serv
 import { createSafetyService } from './modules/safety/safety.service';
 import { createSessionsService } from './modules/sessions/sessions.service';
 import { createTimelinesService } from './modules/timelines/timelines.service';
+import { createKeptFollowees } from './modules/users/kept-followees';
+import { createMemberCards } from './modules/users/member-cards';
 import { createMemberStubs } from './modules/users/member-stubs';
 import { createUsersService } from './modules/users/users.service';
 
@@ -84,7 +87,19 @@ export function createServices({
     packedMax: config.packedCardCacheSize,
     authors: stubs,
   });
-  const users = createUsersService({ db, reads, transact, media, timelines, hidden, stubs });
+  const memberCards = createMemberCards({ reads, max: 5_000 });
+  const followees = createKeptFollowees({ reads, maxIds: 100_000, maxPerMember: FOLLOWING_MAX });
+  const users = createUsersService({
+    db,
+    reads,
+    transact,
+    media,
+    timelines,
+    hidden,
+    stubs,
+    cards: memberCards,
+    followees,
+  });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({
     db,
@@ -161,6 +176,8 @@ export function createServices({
   relay.listen(cards.listener);
   relay.listen(firstComments.listener);
   relay.listen(stubs.listener);
+  relay.listen(memberCards.listener);
+  relay.listen(followees.listener);
   relay.listen(flags.listener);
   relay.listen(hidden.listener);
   relay.listen(timelines.listener);

@@ -70,6 +70,18 @@ describe('keptByKeyUntilChanged', () => {
     expect(kept.get('a')).toEqual({ owner: 'new' });
   });
 
+  it('drops every value at once, and keeps none read meanwhile', () => {
+    const kept = fresh();
+    kept.keep(kept.mark(), 'a', { owner: 'ada' });
+    const mark = kept.mark();
+    kept.forgetAll();
+    expect(kept.get('a')).toBeUndefined();
+    kept.keep(mark, 'b', { owner: 'bo' });
+    expect(kept.get('b')).toBeUndefined();
+    kept.keep(kept.mark(), 'b', { owner: 'bo' });
+    expect(kept.get('b')).toEqual({ owner: 'bo' });
+  });
+
   it('keeps a value read after its key last changed', () => {
     const kept = fresh();
     kept.forget('a');

@@ -46,6 +46,8 @@ export function keptByKeyUntilChanged<Value extends object>(
   recentKeys = 50_000,
 ) {
   let drops = 0;
+  // When every key last changed at once (forgetAll).
+  let allChangedAt = 0;
   const changedAt = new LRUCache<string, number>({ max: recentKeys });
   return {
     get: (key: string): Value | undefined => cache.get(key),
@@ -53,12 +55,18 @@ export function keptByKeyUntilChanged<Value extends object>(
     mark: (): number => drops,
     /** Keeps `value`, unless its key was dropped since `mark`. */
     keep: (mark: number, key: string, value: Value): void => {
-      if ((changedAt.peek(key) ?? 0) <= mark) cache.set(key, value);
+      if (Math.max(changedAt.peek(key) ?? 0, allChangedAt) <= mark) cache.set(key, value);
     },
     forget: (key: string): void => {
       drops += 1;
       changedAt.set(key, drops);
       cache.delete(key);
+    },
+    /** Drops every value, and spoils every read under way. */
+    forgetAll: (): void => {
+      drops += 1;
+      allChangedAt = drops;
+      cache.clear();
     },
   };
 }

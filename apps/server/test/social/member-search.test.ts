@@ -9,7 +9,19 @@ import {
 } from '../../src/modules/users/member-search.repository';
 import { createMember, type Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
-import { bodyOf, expectError, idsOf, walk, withQuery } from './social-helpers';
+import { block } from '../safety/safety-helpers';
+import {
+  bodyOf,
+  createPost,
+  deletePost,
+  editProfile,
+  expectError,
+  follow,
+  idsOf,
+  unfollow,
+  walk,
+  withQuery,
+} from './social-helpers';
 
 let t: TestApp;
 let harbour: Member;
@@ -223,7 +235,7 @@ async function planOf(db: Kysely<Database>, text: string, via: CandidateSource):
   });
 }
 
-const everyone = { viewerId: null, afterUsername: null, limit: 50 } as const;
+const everyone = { afterUsername: null, limit: 50 } as const;
 
 /** SQLite's lower() folds ASCII letters only; the pairs are cut with it. */
 const sqliteLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -368,10 +380,10 @@ describe('the search index', () => {
         ...after,
         via: isPostgres(db) ? 'order' : 'pairs',
       });
-      expect(nextViaPairs.map((row) => row.username)).toEqual(
-        (await searchUsers(db, { ...after, via: 'order' })).map((row) => row.username),
+      expect(nextViaPairs.map((row) => row.lower_username)).toEqual(
+        (await searchUsers(db, { ...after, via: 'order' })).map((row) => row.lower_username),
       );
-      expect(nextViaPairs[0]?.username).toBe('u_crowd0301');
+      expect(nextViaPairs[0]?.lower_username).toBe('u_crowd0301');
       // More members hold "crowd" than the index is asked for: they are read in username order.
       const page = await search('crowd');
       expect(page.map((user) => user.username)).toEqual(
@@ -414,5 +426,77 @@ describe('the search index', () => {
     expect(triples).toEqual(await expectedPairs(db, 3));
     expect(triples).toContainEqual(['n🌞n', 'emoji_fan', emoji.user._id]);
     expect(triples).toContainEqual(['Ångs'.slice(0, 3), 'accented', accented.user._id]);
+  });
+});
+
+// Last: the members it makes would match the searches above.
+describe('member search after changes', () => {
+  it("lists counts, profiles and the viewer's follows as they are right after each change", async () => {
+    const reader = await createMember(t.app, { username: 'kestrel_reader', firstName: 'Wren' });
+    const author = await createMember(t.app, { username: 'kestrel_author', firstName: 'Wren' });
+    const listedBy = async (member: Member | null) => {
+      const response = await call(t.app, {
+        method: 'GET',
+        url: withQuery('/api/users', { q: 'kestrel_' }),
+        token: member?.token,
+      });
+      const users = bodyOf(userPageSchema, response, 200).users;
+      return new Map(users.map((user) => [user.username, user]));
+    };
+    const seen = async (member: Member | null, username: string) => {
+      const user = (await listedBy(member)).get(username);
+      if (!user) throw new Error(`${username} not listed`);
+      return user;
+    };
+
+    expect(await seen(reader, 'kestrel_author')).toMatchObject({
+      followersCount: 0,
+      followedByViewer: false,
+    });
+    const own = await seen(reader, 'kestrel_reader');
+    expect(own.email).toBe(reader.user.email);
+    expect(own.followedByViewer).toBe(false);
+    expect((await seen(author, 'kestrel_reader')).email).toBeUndefined();
+    expect((await seen(null, 'kestrel_author')).followedByViewer).toBeUndefined();
+
+    await follow(t.app, reader.token, author.user._id);
+    expect(await seen(reader, 'kestrel_author')).toMatchObject({
+      followersCount: 1,
+      followedByViewer: true,
+    });
+    expect((await seen(author, 'kestrel_reader')).followingCount).toBe(1);
+
+    const post = await createPost(t.app, author.token, 'A kestrel hovers');
+    expect((await seen(reader, 'kestrel_author')).postsCount).toBe(1);
+    await deletePost(t.app, author.token, post._id);
+    expect((await seen(reader, 'kestrel_author')).postsCount).toBe(0);
+
+    await editProfile(t.app, author.token, { firstName: 'Wren', lastName: 'Hover', bio: 'Fields' });
+    expect(await seen(reader, 'kestrel_author')).toMatchObject({
+      lastName: 'Hover',
+      bio: 'Fields',
+    });
+
+    await unfollow(t.app, reader.token, author.user._id);
+    expect(await seen(reader, 'kestrel_author')).toMatchObject({
+      followersCount: 0,
+      followedByViewer: false,
+    });
+
+    await follow(t.app, reader.token, author.user._id);
+    await follow(t.app, author.token, reader.user._id);
+    expect((await seen(null, 'kestrel_reader')).followersCount).toBe(1);
+    // A block ends the follows both ways.
+    await block(t.app, author, reader);
+    const afterBlock = await listedBy(null);
+    expect(afterBlock.get('kestrel_reader')).toMatchObject({
+      followersCount: 0,
+      followingCount: 0,
+    });
+    expect(afterBlock.get('kestrel_author')).toMatchObject({
+      followersCount: 0,
+      followingCount: 0,
+    });
+    expect((await listedBy(reader)).has('kestrel_author')).toBe(false);
   });
 });

@@ -81,7 +81,7 @@ export interface PostsServiceDeps {
   flags: ReaderFlags;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
-  users: Pick<UsersService, 'idOf' | 'followsNearlyEveryone'>;
+  users: Pick<UsersService, 'idOf' | 'followsNearlyEveryone' | 'forgetPostsCount'>;
   entities: Pick<EntitiesService, 'resolve' | 'record' | 'forgetPost'>;
   /** Whose posts each viewer does not see, and which posts they may not touch. */
   hidden: Pick<HiddenMembers, 'hiddenFor' | 'separated' | 'isBlockedEitherWay'>;
@@ -341,6 +341,7 @@ export function createPostsService({
       });
       // A retry answers the post the first request made, as it is now.
       if (typeof made === 'string') return card(made, viewer);
+      users.forgetPostsCount(viewer.id);
       // Reading the new post back took 45 µs of the 208 µs a post spent in SQLite.
       const face = await cards.written(writes.writtenRecord(made));
       return face ? faceToPost(face, false, false, viewer) : card(made.id, viewer);
@@ -407,6 +408,7 @@ export function createPostsService({
         });
       });
       cards.rewritten(postId);
+      users.forgetPostsCount(viewer.id);
     },
 
     async like(viewer: Viewer, postId: string): Promise<Post> {

@@ -16,7 +16,10 @@ export interface SafetyServiceDeps {
   /** Where the lists are read (a read-only connection on SQLite). */
   reads: Db;
   transact: Transact;
-  users: Pick<UsersService, 'lockPair' | 'endFollowsBetween' | 'listedFor'>;
+  users: Pick<
+    UsersService,
+    'lockPair' | 'endFollowsBetween' | 'forgetFollowsBetween' | 'listedFor'
+  >;
   notifications: Pick<NotificationsService, 'forgetBetween'>;
   hidden: Pick<HiddenMembers, 'forget'>;
 }
@@ -55,6 +58,7 @@ export function createSafetyService({
       events.record({ type: 'member.blocked', payload: { userId: viewer.id, targetId } });
     });
     forgetBoth(viewer, targetId);
+    users.forgetFollowsBetween(viewer.id, targetId);
   }
 
   async function unblock(viewer: Viewer, targetId: string): Promise<void> {

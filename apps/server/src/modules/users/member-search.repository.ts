@@ -2,7 +2,6 @@ import { sql, type Kysely } from 'kysely';
 import { compiledShapes } from '../../db/compiled';
 import { idList, idListValue } from '../../db/dialect';
 import type { Database } from '../../db/schema';
-import { listedUsers, type ListedUserRow } from './users.repository';
 
 type Db = Kysely<Database>;
 
@@ -48,7 +47,6 @@ export async function countTrigramMatches(db: Db, text: string, cap: number): Pr
 }
 
 interface SearchShape {
-  viewer: boolean;
   text: boolean;
   via: CandidateSource;
   paged: boolean;
@@ -56,7 +54,6 @@ interface SearchShape {
 }
 
 type SearchArgs = [
-  viewerId: string | null,
   pattern: string,
   indexed: string,
   afterUsername: string,
@@ -64,32 +61,46 @@ type SearchArgs = [
   exceptIds: unknown,
 ];
 
+/** A member found: their id and the key pages follow (their lower-cased username). */
+export interface FoundMember {
+  id: string;
+  lower_username: string;
+}
+
 function searchBuilder(db: Db, shape: SearchShape, ...args: SearchArgs) {
-  const [viewerId, pattern, indexed, afterUsername, limit, exceptIds] = args;
-  let builder = listedUsers(db, shape.viewer ? viewerId : null);
+  const [pattern, indexed, afterUsername, limit, exceptIds] = args;
   // Members found through their pairs (or triples) are read in that table's order, which is
-  // username order.
-  const order =
-    shape.via === 'pairs'
-      ? sql<string>`mp.lower_username`
-      : shape.via === 'triples'
-        ? sql<string>`mt.lower_username`
-        : sql<string>`lower(u.username)`;
-  builder = builder.$if(shape.via === 'pairs', (qb) =>
-    qb.innerJoin('member_name_pairs as mp', 'mp.user_id', 'u.id').where('mp.pair', '=', indexed),
-  );
-  builder = builder.$if(shape.via === 'triples', (qb) =>
-    qb
-      .innerJoin('member_name_triples as mt', 'mt.user_id', 'u.id')
-      .where('mt.triple', '=', indexed),
-  );
+  // username order, and need not be read from the members' table at all: the members' cards
+  // (see member-cards.ts) are the rest of the answer.
+  if (shape.via === 'pairs') {
+    return db
+      .selectFrom('member_name_pairs as mp')
+      .select(['mp.user_id as id', 'mp.lower_username'])
+      .where('mp.pair', '=', indexed)
+      .$if(shape.excepting, (qb) => qb.where('mp.user_id', 'not in', idList(db, exceptIds)))
+      .$if(shape.paged, (qb) => qb.where('mp.lower_username', '>', afterUsername))
+      .orderBy('mp.lower_username')
+      .limit(limit);
+  }
+  if (shape.via === 'triples') {
+    return db
+      .selectFrom('member_name_triples as mt')
+      .select(['mt.user_id as id', 'mt.lower_username'])
+      .where('mt.triple', '=', indexed)
+      .$if(shape.excepting, (qb) => qb.where('mt.user_id', 'not in', idList(db, exceptIds)))
+      .$if(shape.paged, (qb) => qb.where('mt.lower_username', '>', afterUsername))
+      .orderBy('mt.lower_username')
+      .limit(limit);
+  }
+  const order = sql<string>`lower(u.username)`;
+  let builder = db.selectFrom('users as u').select(['u.id', order.as('lower_username')]);
   if (shape.via === 'trigrams') {
     builder = builder.where(
       sql<boolean>`u.rowid in (select rowid from users_search where users_search match ${indexed})`,
     );
   }
   if (shape.excepting) builder = builder.where('u.id', 'not in', idList(db, exceptIds));
-  if (shape.text && shape.via !== 'pairs' && shape.via !== 'triples') {
+  if (shape.text) {
     builder = builder.where((eb) =>
       eb.or(
         (['u.username', 'u.first_name', 'u.last_name'] as const).map(
@@ -116,7 +127,6 @@ const searchQuery = compiledShapes((shape: SearchShape, db: Db, ...args: SearchA
 export function searchUsers(
   db: Db,
   query: {
-    viewerId: string | null;
     text: string;
     afterUsername: string | null;
     limit: number;
@@ -124,12 +134,11 @@ export function searchUsers(
     /** Members left out (those blocked either way with the viewer). */
     exceptIds?: readonly string[];
   },
-): Promise<ListedUserRow[]> {
+): Promise<FoundMember[]> {
   const text = query.text.toLowerCase();
   const exceptIds = query.exceptIds ?? [];
   const via = text === '' ? 'order' : query.via;
   const shape: SearchShape = {
-    viewer: query.viewerId !== null,
     text: text !== '',
     via,
     paged: query.afterUsername !== null,
@@ -137,7 +146,6 @@ export function searchUsers(
   };
   return searchQuery(shape)(
     db,
-    query.viewerId,
     `%${escapeLike(text)}%`,
     via === 'trigrams' ? ftsPhrase(text) : text,
     query.afterUsername ?? '',

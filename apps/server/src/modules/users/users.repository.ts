@@ -312,6 +312,11 @@ export const stubsAmong = compiledQuery((db: Db, ids: unknown) =>
   db.selectFrom('users as u').select(stubColumns).where('u.id', 'in', idList(db, ids)),
 );
 
+/** The members among `ids` (see idListValue) that exist, as lists show them, in no order. */
+export const membersAmong = compiledQuery((db: Db, ids: unknown) =>
+  db.selectFrom('users as u').select(MEMBER_COLUMNS).where('u.id', 'in', idList(db, ids)),
+);
+
 /** Who follows `followeeId`, in member id order (as follows_followee_idx holds them). */
 const followerIds = compiledQuery((db: Db, followeeId: string, limit: number) =>
   db

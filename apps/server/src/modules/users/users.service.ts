@@ -20,6 +20,8 @@ import { badRequest, notFound } from '../../lib/errors';
 import type { MediaService } from '../media/media.service';
 import type { HiddenMembers } from '../safety/hidden-members';
 import type { TimelinesService } from '../timelines/timelines.service';
+import type { KeptFollowees } from './kept-followees';
+import type { MemberCards } from './member-cards';
 import type { MemberStubs } from './member-stubs';
 import { toUser } from './users.mapper';
 import * as search from './member-search.repository';
@@ -50,6 +52,10 @@ export interface UsersServiceDeps {
   hidden: Pick<HiddenMembers, 'relationsOf' | 'blockedFor' | 'isBlockedEitherWay'>;
   /** Members as other records list them (followers, following). */
   stubs: Pick<MemberStubs, 'of' | 'idOf' | 'forget' | 'forgetMember'>;
+  /** Members as member search lists them. */
+  cards: Pick<MemberCards, 'listed' | 'forget' | 'forgetAll'>;
+  /** Whom readers follow, for the lists' flags. */
+  followees: Pick<KeptFollowees, 'among' | 'forget'>;
 }
 
 /**
@@ -69,6 +75,8 @@ export function createUsersService({
   timelines,
   hidden,
   stubs,
+  cards,
+  followees,
 }: UsersServiceDeps) {
   /**
    * Where member search finds its candidates (see search.CandidateSource). SQLite only:
@@ -138,7 +146,7 @@ export function createUsersService({
     follow: boolean,
   ): Promise<FollowResponse> {
     if (userId === viewer.id) throw notFound(ErrorMessages.followSelf);
-    return transact(async (trx, events) => {
+    const answer = await transact(async (trx, events) => {
       // Checked with both rows held: a block committing meanwhile is seen, or waits for this.
       if (
         !(await lockPair(trx, viewer.id, userId)) ||
@@ -181,6 +189,15 @@ export function createUsersService({
       });
       return { user, followUser };
     });
+    forgetFollowsOf(viewer.id, userId);
+    return answer;
+  }
+
+  /** After a change between two members committed: this process reads them again at once. */
+  function forgetFollowsOf(followerId: string, followeeId: string): void {
+    cards.forget(followerId);
+    cards.forget(followeeId);
+    followees.forget(followerId);
   }
 
   /** Members counted at most this long ago serve to weigh explore's reading (see below). */
@@ -209,6 +226,18 @@ export function createUsersService({
     /** Drops what this process keeps of a member whose account was just deleted. */
     forgetMember: (userId: string): void => {
       stubs.forgetMember(userId);
+      followees.forget(userId);
+      // Every member they followed or were followed by counts one fewer.
+      cards.forgetAll();
+    },
+    /** After a post of the member's was written or deleted: their count, at once. */
+    forgetPostsCount: (userId: string): void => {
+      cards.forget(userId);
+    },
+    /** After the follows between two members ended (a block): both ways, at once. */
+    forgetFollowsBetween: (a: string, b: string): void => {
+      forgetFollowsOf(a, b);
+      forgetFollowsOf(b, a);
     },
 
     /** The members named (lower-cased usernames), read in the caller's transaction. */
@@ -264,18 +293,17 @@ export function createUsersService({
     async search(viewer: Viewer | null, query: UserSearchQuery): Promise<UserPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['string'] as const)[0] : null;
       const text = query.q?.trim() ?? '';
-      const rows = await search.searchUsers(reads, {
+      const found = await search.searchUsers(reads, {
         exceptIds: await hidden.blockedFor(viewer?.id ?? null),
-        viewerId: viewer?.id ?? null,
         text,
         afterUsername: after,
         limit: query.limit,
         via: await candidateSource(text),
       });
-      const { items, nextCursor } = pageOf(rows, query.limit, (row) => [
-        row.username.toLowerCase(),
-      ]);
-      return { users: items.map((row) => listed(row, viewer)), nextCursor };
+      const { items, nextCursor } = pageOf(found, query.limit, (row) => [row.lower_username]);
+      const ids = items.map((row) => row.id);
+      const followed = viewer ? await followees.among(viewer.id, ids) : new Set<string>();
+      return { users: await cards.listed(ids, viewer?.id ?? null, followed), nextCursor };
     },
 
     async suggestions(viewer: Viewer, query: PageQuery): Promise<UserPage> {
@@ -338,6 +366,7 @@ export function createUsersService({
         });
       });
       stubs.forget(viewer.id);
+      cards.forget(viewer.id);
       return { user: await listedById(viewer.id, viewer) };
     },
 
