@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SessionViewer } from './auth/viewer';
 import type { AppConfig } from './config';
+import { isPostgres } from './db/dialect';
 import type { Database } from './db/schema';
 import { createEventStreams } from './events/event-stream';
 import { deleteEventsBefore } from './events/outbox.repository';
@@ -33,6 +34,7 @@ import { createSessionsService } from './modules/sessions/sessions.service';
 import { createTimelinesService } from './modules/timelines/timelines.service';
 import { createKeptFollowees } from './modules/users/kept-followees';
 import { createMemberCards } from './modules/users/member-cards';
+import { createMemberSearchPages } from './modules/users/member-search-pages';
 import { createMemberStubs } from './modules/users/member-stubs';
 import { createUsersService } from './modules/users/users.service';
 
@@ -89,6 +91,8 @@ export function createServices({
   });
   const memberCards = createMemberCards({ reads, max: 5_000 });
   const followees = createKeptFollowees({ reads, maxIds: 100_000, maxPerMember: FOLLOWING_MAX });
+  // Member search's pairs and triples are SQLite's; PostgreSQL reads its trigram index.
+  const searchPages = isPostgres(db) ? undefined : createMemberSearchPages({ reads, max: 2_000 });
   const users = createUsersService({
     db,
     reads,
@@ -99,6 +103,7 @@ export function createServices({
     stubs,
     cards: memberCards,
     followees,
+    searchPages,
   });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({
@@ -178,6 +183,7 @@ export function createServices({
   relay.listen(stubs.listener);
   relay.listen(memberCards.listener);
   relay.listen(followees.listener);
+  if (searchPages) relay.listen(searchPages.listener);
   relay.listen(flags.listener);
   relay.listen(hidden.listener);
   relay.listen(timelines.listener);

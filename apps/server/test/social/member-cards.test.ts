@@ -5,11 +5,13 @@ import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase } from '../../src/db/database';
+import { isPostgres } from '../../src/db/dialect';
 import { migrateToLatest } from '../../src/db/migrate';
 import { newId } from '../../src/lib/ids';
 import { answerJson } from '../../src/lib/serialized';
 import { createKeptFollowees } from '../../src/modules/users/kept-followees';
 import { createMemberCards } from '../../src/modules/users/member-cards';
+import { createMemberSearchPages } from '../../src/modules/users/member-search-pages';
 import { toUser } from '../../src/modules/users/users.mapper';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 
@@ -177,5 +179,63 @@ describe('kept followees', () => {
     await setFollow(a, d, true);
     expect([...(await followees.among(a, [b, d]))].sort()).toEqual([b, d].sort());
     for (const id of [b, c, d]) await setFollow(a, id, false);
+  });
+});
+
+// SQLite's only: PostgreSQL reads member search from its trigram index.
+describe('member search pages', () => {
+  it('keeps a first page until a member registers, edits their names or leaves', async () => {
+    if (isPostgres(db())) return;
+    const pages = createMemberSearchPages({ reads: database.handle.reads, max: 10 });
+    let reads = 0;
+    const [a = ''] = ids;
+    const read = () => {
+      reads += 1;
+      return Promise.resolve([{ id: a, lower_username: 'card_member_0' }]);
+    };
+    const page = await pages.firstPage('pairs:20:ca', read);
+    expect(await pages.firstPage('pairs:20:ca', read)).toBe(page);
+    expect(reads).toBe(1);
+
+    const newcomer = newId();
+    await db()
+      .insertInto('users')
+      .values({
+        id: newcomer,
+        username: 'card_newcomer',
+        first_name: 'New',
+        last_name: 'Comer',
+        email: 'newcomer@example.com',
+        password_hash: 'x',
+        created_at: Date.now(),
+        updated_at: Date.now(),
+      })
+      .execute();
+    await pages.firstPage('pairs:20:ca', read);
+    expect(reads).toBe(2);
+    await pages.firstPage('pairs:20:ca', read);
+    expect(reads).toBe(2);
+
+    pages.listener([event('profile.edited', { userId: a, previousAvatarURL: null })]);
+    await pages.firstPage('pairs:20:ca', read);
+    expect(reads).toBe(3);
+    pages.listener([event('member.deleted', { userId: newcomer, mediaURLs: [] })]);
+    await pages.firstPage('pairs:20:ca', read);
+    expect(reads).toBe(4);
+    await db().deleteFrom('users').where('id', '=', newcomer).execute();
+  });
+
+  it('does not keep a page read while the pages were dropped', async () => {
+    if (isPostgres(db())) return;
+    const pages = createMemberSearchPages({ reads: database.handle.reads, max: 10 });
+    let reads = 0;
+    const read = () => {
+      reads += 1;
+      pages.forgetAll();
+      return Promise.resolve([]);
+    };
+    await pages.firstPage('triples:20:car', read);
+    await pages.firstPage('triples:20:car', read);
+    expect(reads).toBe(2);
   });
 });

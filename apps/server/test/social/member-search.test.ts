@@ -471,7 +471,12 @@ describe('member search after changes', () => {
     await deletePost(t.app, author.token, post._id);
     expect((await seen(reader, 'kestrel_author')).postsCount).toBe(0);
 
+    // First pages are kept: a name edited and a member registered show at once.
+    expect(await found('hover')).toEqual([]);
     await editProfile(t.app, author.token, { firstName: 'Wren', lastName: 'Hover', bio: 'Fields' });
+    expect(await found('hover')).toEqual([author.user._id]);
+    const late = await createMember(t.app, { username: 'kestrel_late', lastName: 'Hovering' });
+    expect(await found('hover')).toEqual([author.user._id, late.user._id]);
     expect(await seen(reader, 'kestrel_author')).toMatchObject({
       lastName: 'Hover',
       bio: 'Fields',

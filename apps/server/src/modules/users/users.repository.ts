@@ -33,6 +33,14 @@ export async function countMembers(db: Db): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/**
+ * SQLite: the rowid of the member who registered last. It grows with every registration (a rowid is
+ * given only above the largest there is, while that member's row is there).
+ */
+export const newestMemberRowid = compiledQuery((db: Db) =>
+  db.selectFrom('users').select(sql<number | null>`max(rowid)`.as('rowid')),
+);
+
 /** How many members the member follows (0 for no such member). */
 export const followingCountOf = compiledQuery((db: Db, id: string) =>
   db.selectFrom('users').select('following_count').where('id', '=', id),

@@ -22,6 +22,7 @@ import type { HiddenMembers } from '../safety/hidden-members';
 import type { TimelinesService } from '../timelines/timelines.service';
 import type { KeptFollowees } from './kept-followees';
 import type { MemberCards } from './member-cards';
+import type { MemberSearchPages } from './member-search-pages';
 import type { MemberStubs } from './member-stubs';
 import { toUser } from './users.mapper';
 import * as search from './member-search.repository';
@@ -56,6 +57,8 @@ export interface UsersServiceDeps {
   cards: Pick<MemberCards, 'listed' | 'forget' | 'forgetAll'>;
   /** Whom readers follow, for the lists' flags. */
   followees: Pick<KeptFollowees, 'among' | 'forget'>;
+  /** SQLite: member search's first pages. */
+  searchPages?: Pick<MemberSearchPages, 'firstPage' | 'forgetAll'>;
 }
 
 /**
@@ -77,6 +80,7 @@ export function createUsersService({
   stubs,
   cards,
   followees,
+  searchPages,
 }: UsersServiceDeps) {
   /**
    * Where member search finds its candidates (see search.CandidateSource). SQLite only:
@@ -226,6 +230,7 @@ export function createUsersService({
     /** Drops what this process keeps of a member whose account was just deleted. */
     forgetMember: (userId: string): void => {
       stubs.forgetMember(userId);
+      searchPages?.forgetAll();
       followees.forget(userId);
       // Every member they followed or were followed by counts one fewer.
       cards.forgetAll();
@@ -293,13 +298,20 @@ export function createUsersService({
     async search(viewer: Viewer | null, query: UserSearchQuery): Promise<UserPage> {
       const after = query.cursor ? decodeCursor(query.cursor, ['string'] as const)[0] : null;
       const text = query.q?.trim() ?? '';
-      const found = await search.searchUsers(reads, {
-        exceptIds: await hidden.blockedFor(viewer?.id ?? null),
-        text,
-        afterUsername: after,
-        limit: query.limit,
-        via: await candidateSource(text),
-      });
+      const exceptIds = await hidden.blockedFor(viewer?.id ?? null);
+      const via = await candidateSource(text);
+      const read = () =>
+        search.searchUsers(reads, {
+          exceptIds,
+          text,
+          afterUsername: after,
+          limit: query.limit,
+          via,
+        });
+      const found =
+        searchPages && after === null && exceptIds.length === 0
+          ? await searchPages.firstPage(`${via}:${query.limit}:${text.toLowerCase()}`, read)
+          : await read();
       const { items, nextCursor } = pageOf(found, query.limit, (row) => [row.lower_username]);
       const ids = items.map((row) => row.id);
       const followed = viewer ? await followees.among(viewer.id, ids) : new Set<string>();
@@ -367,6 +379,7 @@ export function createUsersService({
       });
       stubs.forget(viewer.id);
       cards.forget(viewer.id);
+      searchPages?.forgetAll();
       return { user: await listedById(viewer.id, viewer) };
     },
 
