@@ -89,8 +89,8 @@ export function createServices({
     packedMax: config.packedCardCacheSize,
     authors: stubs,
   });
-  const memberCards = createMemberCards({ reads, max: 5_000 });
-  const followees = createKeptFollowees({ reads, maxIds: 100_000, maxPerMember: FOLLOWING_MAX });
+  const memberCards = createMemberCards({ reads, max: 3_000 });
+  const followees = createKeptFollowees({ reads, maxIds: 50_000, maxPerMember: FOLLOWING_MAX });
   // Member search's pairs and triples are SQLite's; PostgreSQL reads its trigram index.
   const searchPages = isPostgres(db) ? undefined : createMemberSearchPages({ reads, max: 2_000 });
   const users = createUsersService({

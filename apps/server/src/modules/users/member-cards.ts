@@ -128,7 +128,11 @@ function flagged(
   followed: boolean,
 ): User {
   const user: User = { ...card.user, ...email, followedByViewer: followed };
-  return withJson(user, `${card.open}${emailJson},"followedByViewer":${String(followed)}}`);
+  // Pieces, not one string: the card's JSON is then kept once, whichever faces it has.
+  return withJson(user, [card.open, emailJson, followed ? FOLLOWED : NOT_FOLLOWED]);
 }
+
+const FOLLOWED = ',"followedByViewer":true}';
+const NOT_FOLLOWED = ',"followedByViewer":false}';
 
 export type MemberCards = ReturnType<typeof createMemberCards>;
