@@ -101,7 +101,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
 }
 
 /** Members with, for the viewer, whether they follow each (`followed`). */
-export function listedUsers(db: Db, viewerId: string | null) {
+function listedUsers(db: Db, viewerId: string | null) {
   return db
     .selectFrom('users as u')
     .select(MEMBER_COLUMNS)
