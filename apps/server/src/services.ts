@@ -18,6 +18,7 @@ import { createAuthService } from './modules/auth/auth.service';
 import { createBookmarksService } from './modules/bookmarks/bookmarks.service';
 import { createCommentsService } from './modules/comments/comments.service';
 import { createFirstComments } from './modules/comments/first-comments';
+import { createReaderVotes } from './modules/comments/reader-votes';
 import { createDiscoveryService } from './modules/discovery/discovery.service';
 import { createEntitiesService } from './modules/discovery/entities.service';
 import { createEmbedsService } from './modules/embeds/embeds.service';
@@ -121,10 +122,12 @@ export function createServices({
     idempotency,
   });
   const firstComments = createFirstComments({ reads, max: config.cardCacheSize });
+  const votes = createReaderVotes({ reads, maxVotes: 100_000, maxPerMember: 5_000 });
   const comments = createCommentsService({
     db,
     reads,
     firstComments,
+    votes,
     transact,
     posts,
     entities,
@@ -185,6 +188,7 @@ export function createServices({
   relay.listen(followees.listener);
   if (searchPages) relay.listen(searchPages.listener);
   relay.listen(flags.listener);
+  relay.listen(votes.listener);
   relay.listen(hidden.listener);
   relay.listen(timelines.listener);
   relay.listen((events) => {

@@ -157,6 +157,15 @@ const votesAmong = compiledQuery((db: Db, userId: string, commentIds: unknown) =
     .where('comment_id', 'in', idList(db, commentIds)),
 );
 
+/** Up to `limit` of the member's votes (any order). */
+export const votesOf = compiledQuery((db: Db, userId: string, limit: number) =>
+  db
+    .selectFrom('comment_votes')
+    .select(['comment_id', 'vote'])
+    .where('user_id', '=', userId)
+    .limit(limit),
+);
+
 /** The member's votes on those of `commentIds` they voted on. */
 export function listVotesAmong(
   db: Db,

@@ -23,6 +23,7 @@ import { authorColumns } from '../users/users.mapper';
 import { toComment, withViewerVote } from './comments.mapper';
 import { readFirstComments, type Commented, type FirstComments } from './first-comments';
 import * as repo from './comments.repository';
+import type { ReaderVotes } from './reader-votes';
 
 type Db = Kysely<Database>;
 export type VoteDirection = 'up' | 'down';
@@ -37,6 +38,8 @@ export interface CommentsServiceDeps {
   reads: Db;
   /** Posts' first comments, kept (see first-comments.ts). */
   firstComments: Pick<FirstComments, 'of' | 'forget'>;
+  /** Readers' votes, kept (see reader-votes.ts). */
+  votes: Pick<ReaderVotes, 'of' | 'forget'>;
   transact: Transact;
   posts: Pick<
     PostsService,
@@ -55,6 +58,7 @@ export function createCommentsService({
   db,
   reads,
   firstComments,
+  votes,
   transact,
   posts,
   entities,
@@ -100,20 +104,19 @@ export function createCommentsService({
     );
   }
 
-  /** The comments as `viewer` sees them, with their own votes (one query for all of them). */
+  /** The comments as `viewer` sees them, with their own votes. */
   async function withVotesOf(
     viewer: Viewer | null,
     threads: ReadonlyMap<string, readonly Comment[]>,
   ): Promise<Map<string, Comment[]>> {
     const ids = [...threads.values()].flat().map((comment) => comment.id);
-    const rows = viewer && ids.length > 0 ? await repo.listVotesAmong(reads, viewer.id, ids) : [];
-    const votes = new Map(rows.map((row) => [row.comment_id, row.vote]));
+    const viewerVotes = viewer ? await votes.of(viewer.id, ids) : new Map<string, number>();
     const seen = new Map<string, Comment[]>();
     for (const [postId, comments] of threads) {
       seen.set(
         postId,
         comments.map((comment) => {
-          const vote = votes.get(comment.id);
+          const vote = viewerVotes.get(comment.id);
           return viewer && vote ? withViewerVote(comment, vote, viewer) : comment;
         }),
       );
@@ -341,6 +344,7 @@ export function createCommentsService({
         return counted;
       });
       firstComments.forget(postId);
+      votes.forget(viewer.id);
       return voted;
     },
   };
