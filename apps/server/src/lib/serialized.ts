@@ -82,32 +82,47 @@ function addJson(parts: JsonPart[], value: unknown): boolean {
   return true;
 }
 
-const keptAsBytes = (value: unknown) => {
-  const known = registered(value);
-  return known !== undefined && typeof known !== 'string';
-};
-
-// Punctuation between items kept as bytes: as strings, each would be measured and encoded apart.
-const GLUE_BYTES = { open: Buffer.from('['), comma: Buffer.from(','), close: Buffer.from(']') };
-const GLUE_TEXT = { open: '[', comma: ',', close: ']' };
-
-/** Adds a property's JSON, using its array items' registered JSON; false if it has none. */
+/**
+ * Adds a property's JSON, using its array items' registered JSON; false if it has none. The
+ * punctuation is text even between items kept as bytes: joined writes each run of text at once.
+ */
 function addPart(parts: JsonPart[], value: unknown): boolean {
   if (!Array.isArray(value)) return addJson(parts, value);
-  const glue = value.some(keptAsBytes) ? GLUE_BYTES : GLUE_TEXT;
-  parts.push(glue.open);
+  parts.push('[');
   for (let i = 0; i < value.length; i += 1) {
-    if (i > 0) parts.push(glue.comma);
+    if (i > 0) parts.push(',');
     // In an array, JSON.stringify writes null for what it cannot write.
     if (!addJson(parts, value[i])) parts.push('null');
   }
-  parts.push(glue.close);
+  parts.push(']');
   return true;
 }
 
+/**
+ * The pieces with each run of text between bytes joined into one string: measuring and encoding a
+ * string is a call into C++ each, and a post with its embedded comments leaves about seven short
+ * strings between one card's bytes and the next.
+ */
+function textRunsJoined(parts: readonly JsonPart[]): JsonPart[] {
+  const runs: JsonPart[] = [];
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      text += part;
+    } else {
+      if (text !== '') runs.push(text);
+      text = '';
+      runs.push(part);
+    }
+  }
+  if (text !== '') runs.push(text);
+  return runs;
+}
+
 /** The pieces joined: a string if they all are, else their UTF-8 bytes. */
-function joined(parts: readonly JsonPart[]): string | Buffer {
-  if (parts.every((part) => typeof part === 'string')) return parts.join('');
+function joined(pieces: readonly JsonPart[]): string | Buffer {
+  if (pieces.every((part) => typeof part === 'string')) return pieces.join('');
+  const parts = textRunsJoined(pieces);
   let length = 0;
   for (const part of parts)
     length += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
