@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { describe, expect, it } from 'vitest';
-import { keptByKeyUntilChanged, keptUntilChanged } from './kept-until-changed';
+import { keptByKeyUntilChanged, keptPerMember, keptUntilChanged } from './kept-until-changed';
 
 const fresh = () => keptUntilChanged(new LRUCache<string, { owner: string }>({ max: 10 }));
 
@@ -89,5 +89,55 @@ describe('keptByKeyUntilChanged', () => {
     expect(kept.get('a')).toEqual({ owner: 'ada' });
     kept.forget('a');
     expect(kept.get('a')).toBeUndefined();
+  });
+});
+
+describe('keptPerMember', () => {
+  /** Members' records as the database holds them, and how often each member was read whole. */
+  function members(records: Record<string, string[]>) {
+    const reads: string[] = [];
+    const kept = keptPerMember<Set<string>>({
+      maxRecords: 100,
+      maxPerMember: 2,
+      sizeOf: (ids) => ids.size,
+      read: (userId, limit) => {
+        reads.push(userId);
+        const ids = (records[userId] ?? []).slice(0, limit);
+        return Promise.resolve({ value: new Set(ids), count: ids.length });
+      },
+    });
+    return { kept, reads };
+  }
+
+  it("reads a member's records once and keeps them until forgotten", async () => {
+    const records = { ada: ['p1'] };
+    const { kept, reads } = members(records);
+    expect([...((await kept.of('ada')) ?? [])]).toEqual(['p1']);
+    expect([...((await kept.of('ada')) ?? [])]).toEqual(['p1']);
+    expect(reads).toEqual(['ada']);
+    records.ada.push('p2');
+    kept.forget('ada');
+    expect([...((await kept.of('ada')) ?? [])]).toEqual(['p1', 'p2']);
+    expect(reads).toEqual(['ada', 'ada']);
+  });
+
+  it('answers null for a member with more records than kept, without reading them again', async () => {
+    const records = { bo: ['p1', 'p2', 'p3'] };
+    const { kept, reads } = members(records);
+    expect(await kept.of('bo')).toBeNull();
+    expect(await kept.of('bo')).toBeNull();
+    expect(reads).toEqual(['bo']);
+    records.bo = ['p1'];
+    kept.forget('bo');
+    expect([...((await kept.of('bo')) ?? [])]).toEqual(['p1']);
+  });
+
+  it('does not keep records read while the member was forgotten', async () => {
+    const { kept, reads } = members({ cy: ['p1'] });
+    const reading = kept.of('cy');
+    kept.forget('cy');
+    expect([...((await reading) ?? [])]).toEqual(['p1']);
+    await kept.of('cy');
+    expect(reads).toEqual(['cy', 'cy']);
   });
 });

@@ -70,3 +70,63 @@ export function keptByKeyUntilChanged<Value extends object>(
     },
   };
 }
+
+/** What a member's records were read as: the value to keep, and how many records it holds. */
+export interface MemberRecords<Value> {
+  value: Value;
+  count: number;
+}
+
+export interface KeptPerMemberOptions<Value> {
+  /** Records kept over all members. */
+  maxRecords: number;
+  /** A member with more records than this is not kept: the caller asks for what it needs. */
+  maxPerMember: number;
+  /** How many records a kept value holds. */
+  sizeOf: (value: Value) => number;
+  /** Reads up to `limit` of the member's records. */
+  read: (userId: string, limit: number) => Promise<MemberRecords<Value>>;
+}
+
+/**
+ * Each recent member's own records (their likes and bookmarks, whom they follow, their votes),
+ * read whole once and kept by member until one of them changes (`forget`, as keptByKeyUntilChanged
+ * drops a key). A member with more than `maxPerMember` records is remembered as such, for
+ * 10,000 members, and not read whole again: `of` answers null for them.
+ */
+export function keptPerMember<Value extends object>({
+  maxRecords,
+  maxPerMember,
+  sizeOf,
+  read,
+}: KeptPerMemberOptions<Value>) {
+  const kept = keptByKeyUntilChanged(
+    new LRUCache<string, Value>({
+      maxSize: maxRecords,
+      sizeCalculation: (value) => Math.max(1, sizeOf(value)),
+    }),
+  );
+  const tooMany = new LRUCache<string, true>({ max: 10_000 });
+
+  async function load(userId: string): Promise<Value | null> {
+    const mark = kept.mark();
+    const { value, count } = await read(userId, maxPerMember + 1);
+    if (count > maxPerMember) {
+      tooMany.set(userId, true);
+      return null;
+    }
+    kept.keep(mark, userId, value);
+    return value;
+  }
+
+  return {
+    /** The member's records, kept or read now; null for a member with more than kept. */
+    of: async (userId: string): Promise<Value | null> =>
+      kept.get(userId) ?? (tooMany.has(userId) ? null : load(userId)),
+    /** Drops what is kept of the member, whose records changed. */
+    forget: (userId: string): void => {
+      kept.forget(userId);
+      tooMany.delete(userId);
+    },
+  };
+}

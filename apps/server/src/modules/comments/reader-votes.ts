@@ -1,8 +1,7 @@
 import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema';
-import { keptByKeyUntilChanged } from '../../lib/kept-until-changed';
+import { keptPerMember } from '../../lib/kept-until-changed';
 import { listVotesAmong, votesOf } from './comments.repository';
 
 type Db = Kysely<Database>;
@@ -30,37 +29,23 @@ const NO_VOTES: Votes = new Map();
  * stay kept.
  */
 export function createReaderVotes({ reads, maxVotes, maxPerMember }: ReaderVotesDeps) {
-  const kept = keptByKeyUntilChanged(
-    new LRUCache<string, Votes>({
-      maxSize: maxVotes,
-      sizeCalculation: (votes) => Math.max(1, votes.size),
-    }),
-  );
-  const tooMany = new LRUCache<string, true>({ max: 10_000 });
-
-  function forget(userId: string): void {
-    kept.forget(userId);
-    tooMany.delete(userId);
-  }
-
-  async function load(userId: string): Promise<Votes | null> {
-    const mark = kept.mark();
-    const rows = await votesOf(reads, userId, maxPerMember + 1);
-    if (rows.length > maxPerMember) {
-      tooMany.set(userId, true);
-      return null;
-    }
-    const votes =
-      rows.length === 0 ? NO_VOTES : new Map(rows.map((row) => [row.comment_id, row.vote]));
-    kept.keep(mark, userId, votes);
-    return votes;
-  }
+  const kept = keptPerMember<Votes>({
+    maxRecords: maxVotes,
+    maxPerMember,
+    sizeOf: (votes) => votes.size,
+    read: async (userId, limit) => {
+      const rows = await votesOf(reads, userId, limit);
+      const votes = rows.length === 0 ? NO_VOTES : new Map(rows.map((r) => [r.comment_id, r.vote]));
+      return { value: votes, count: rows.length };
+    },
+  });
+  const { forget } = kept;
 
   return {
     /** The reader's votes on those of `commentIds` they voted on (the map may hold others). */
     async of(userId: string, commentIds: readonly string[]): Promise<Votes> {
       if (commentIds.length === 0) return NO_VOTES;
-      const known = kept.get(userId) ?? (tooMany.has(userId) ? null : await load(userId));
+      const known = await kept.of(userId);
       if (known) return known;
       const rows = await listVotesAmong(reads, userId, commentIds);
       return new Map(rows.map((row) => [row.comment_id, row.vote]));

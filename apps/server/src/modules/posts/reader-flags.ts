@@ -1,9 +1,8 @@
 import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import { idListValue, sqlBoolean } from '../../db/dialect';
 import type { Database } from '../../db/schema';
-import { keptByKeyUntilChanged } from '../../lib/kept-until-changed';
+import { keptPerMember } from '../../lib/kept-until-changed';
 import { bookmarkedPostIds, flagsAmong, likedPostIds } from './posts.repository';
 
 type Db = Kysely<Database>;
@@ -36,43 +35,31 @@ const NONE: Flags = { liked: false, bookmarked: false };
  * relay hands them the event. Members with very many marks are asked per page instead.
  */
 export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDeps) {
-  const marks = keptByKeyUntilChanged(
-    new LRUCache<string, Marks>({
-      maxSize: maxIds,
-      sizeCalculation: (entry) => Math.max(1, entry.liked.size + entry.bookmarked.size),
-    }),
-  );
-  const tooMany = new LRUCache<string, true>({ max: 10_000 });
-
-  function forget(userId: string): void {
-    marks.forget(userId);
-    tooMany.delete(userId);
-  }
-
-  async function load(userId: string): Promise<Marks | null> {
-    const mark = marks.mark();
-    const [liked, bookmarked] = await Promise.all([
-      likedPostIds(reads, userId, maxPerMember + 1),
-      bookmarkedPostIds(reads, userId, maxPerMember + 1),
-    ]);
-    if (liked.length > maxPerMember || bookmarked.length > maxPerMember) {
-      tooMany.set(userId, true);
-      return null;
-    }
-    const loaded = {
-      liked: new Set(liked.map((row) => row.post_id)),
-      bookmarked: new Set(bookmarked.map((row) => row.post_id)),
-    };
-    marks.keep(mark, userId, loaded);
-    return loaded;
-  }
+  const marks = keptPerMember<Marks>({
+    maxRecords: maxIds,
+    maxPerMember,
+    sizeOf: (entry) => entry.liked.size + entry.bookmarked.size,
+    read: async (userId, limit) => {
+      const [liked, bookmarked] = await Promise.all([
+        likedPostIds(reads, userId, limit),
+        bookmarkedPostIds(reads, userId, limit),
+      ]);
+      const value = {
+        liked: new Set(liked.map((row) => row.post_id)),
+        bookmarked: new Set(bookmarked.map((row) => row.post_id)),
+      };
+      // Either list past the bound: the member is asked per page.
+      return { value, count: Math.max(liked.length, bookmarked.length) };
+    },
+  });
+  const { forget } = marks;
 
   return {
     /** The reader's flags for each of `ids`. */
     async of(userId: string, ids: readonly string[]): Promise<Map<string, Flags>> {
       const flags = new Map<string, Flags>();
       if (ids.length === 0) return flags;
-      const known = marks.get(userId) ?? (tooMany.has(userId) ? null : await load(userId));
+      const known = await marks.of(userId);
       if (known) {
         for (const id of ids) {
           const liked = known.liked.has(id);

@@ -1,8 +1,7 @@
 import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/schema';
-import { keptByKeyUntilChanged } from '../../lib/kept-until-changed';
+import { keptPerMember } from '../../lib/kept-until-changed';
 import { followeesAmong, listFollowingIds } from './users.repository';
 
 type Db = Kysely<Database>;
@@ -25,36 +24,22 @@ const NONE: ReadonlySet<string> = new Set();
  * the event.
  */
 export function createKeptFollowees({ reads, maxIds, maxPerMember }: KeptFolloweesDeps) {
-  const followees = keptByKeyUntilChanged(
-    new LRUCache<string, ReadonlySet<string>>({
-      maxSize: maxIds,
-      sizeCalculation: (ids) => Math.max(1, ids.size),
-    }),
-  );
-  const tooMany = new LRUCache<string, true>({ max: 10_000 });
-
-  function forget(userId: string): void {
-    followees.forget(userId);
-    tooMany.delete(userId);
-  }
-
-  async function load(userId: string): Promise<ReadonlySet<string> | null> {
-    const mark = followees.mark();
-    const ids = await listFollowingIds(reads, { followerId: userId, limit: maxPerMember + 1 });
-    if (ids.length > maxPerMember) {
-      tooMany.set(userId, true);
-      return null;
-    }
-    const loaded = new Set(ids);
-    followees.keep(mark, userId, loaded);
-    return loaded;
-  }
+  const followees = keptPerMember<ReadonlySet<string>>({
+    maxRecords: maxIds,
+    maxPerMember,
+    sizeOf: (ids) => ids.size,
+    read: async (userId, limit) => {
+      const ids = await listFollowingIds(reads, { followerId: userId, limit });
+      return { value: new Set(ids), count: ids.length };
+    },
+  });
+  const { forget } = followees;
 
   return {
     /** Of `ids`, those whom `userId` follows (a set that may hold others too). */
     async among(userId: string, ids: readonly string[]): Promise<ReadonlySet<string>> {
       if (ids.length === 0) return NONE;
-      const known = followees.get(userId) ?? (tooMany.has(userId) ? null : await load(userId));
+      const known = await followees.of(userId);
       return known ?? new Set(await followeesAmong(reads, userId, ids));
     },
     /** Drops what is kept of whom the member follows (after they followed or unfollowed). */
