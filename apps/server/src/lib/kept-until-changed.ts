@@ -71,9 +71,11 @@ export function keptByKeyUntilChanged<Value extends object>(
   };
 }
 
-/** What a member's records were read as: the value to keep, and how many records it holds. */
+/** What a member's records were read as. */
 export interface MemberRecords<Value> {
+  /** What is kept of them. */
   value: Value;
+  /** What is compared with maxPerMember: the records read, or the longest of the lists read. */
   count: number;
 }
 
