@@ -144,6 +144,30 @@ export function idListValue(db: AnyDb, ids: readonly (string | number)[]): unkno
 }
 
 /**
+ * The ids a subquery lists, joined by commas into one value in the subquery's order (null when
+ * it lists none): a list read as one row instead of a row per id, which better-sqlite3 turns into
+ * a JavaScript array each (about 0.4 µs an id). SQLite's group_concat reads a subquery with
+ * ORDER BY and LIMIT in its order (it stays a co-routine); PostgreSQL is told the order.
+ */
+export function joinedIds(db: AnyDb, column: RawBuilder<string>): RawBuilder<string | null> {
+  return isPostgres(db)
+    ? sql<string | null>`string_agg(${column}, ',' order by ${column})`
+    : sql<string | null>`group_concat(${column}, ',')`;
+}
+
+/** The ids joinedIds joined, in order (sorted again should a SQLite build ever not keep it). */
+export function splitIds(joined: string | null | undefined): string[] {
+  if (!joined) return [];
+  const ids = joined.split(',');
+  let previous = '';
+  for (const id of ids) {
+    if (id < previous) return ids.sort();
+    previous = id;
+  }
+  return ids;
+}
+
+/**
  * SQLite: the row's rowid, which an index entry already holds and which finds the row without a
  * second index; PostgreSQL: null (its rows are found by primary key). A rowid outlives its row
  * only until another row takes it, so a caller checks the row it finds is the one it meant.

@@ -308,6 +308,10 @@ describe('profiles and lists', () => {
     const anonymous = await profileOf(star.user.username);
     expect(anonymous.followers).toHaveLength(PROFILE_RELATIONS_MAX);
     expect(usernames(anonymous.followers)).not.toContain(fan.user.username);
+    // The first of them in id order, each list read as one joined value.
+    const firstInIdOrder = [...crowd].sort().slice(0, PROFILE_RELATIONS_MAX);
+    expect(anonymous.followers?.map((u) => u._id)).toEqual(firstInIdOrder);
+    expect(seen.followers?.slice(1).map((u) => u._id)).toEqual(firstInIdOrder.slice(0, -1));
   });
 
   it('shows a listed member as they are now, right after they edit their profile', async () => {

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { compiledQuery, compiledShapes } from '../../db/compiled';
-import { idList, idListValue, withRowLock } from '../../db/dialect';
+import { idList, idListValue, joinedIds, splitIds, withRowLock } from '../../db/dialect';
 import type { Database, MemberRow, NewUser, UserRow } from '../../db/schema';
 
 type Db = Kysely<Database>;
@@ -325,53 +325,72 @@ export const membersAmong = compiledQuery((db: Db, ids: unknown) =>
   db.selectFrom('users as u').select(MEMBER_COLUMNS).where('u.id', 'in', idList(db, ids)),
 );
 
-/** Who follows `followeeId`, in member id order (as follows_followee_idx holds them). */
+/**
+ * Members' ids by the follows that name one member, up to `limit`, in id order (as the indexes hold
+ * them), as one comma-joined value (see joinedIds): a profile lists up to 500 of each.
+ */
+function joinedFollowIds(
+  db: Db,
+  listed: 'follower_id' | 'followee_id',
+  query: SelectQueryBuilder<Database, 'follows', Record<'id', string>>,
+  limit: number,
+) {
+  return db
+    .selectFrom(query.orderBy(listed).limit(limit).as('f'))
+    .select(joinedIds(db, sql.ref<string>('f.id')).as('ids'));
+}
+
 const followerIds = compiledQuery((db: Db, followeeId: string, limit: number) =>
-  db
-    .selectFrom('follows')
-    .select('follower_id')
-    .where('followee_id', '=', followeeId)
-    .orderBy('follower_id')
-    .limit(limit),
+  joinedFollowIds(
+    db,
+    'follower_id',
+    db.selectFrom('follows').select('follower_id as id').where('followee_id', '=', followeeId),
+    limit,
+  ),
 );
 
 const followerIdsExcept = compiledQuery(
   (db: Db, followeeId: string, exceptId: string, limit: number) =>
-    db
-      .selectFrom('follows')
-      .select('follower_id')
-      .where('followee_id', '=', followeeId)
-      .where('follower_id', '<>', exceptId)
-      .orderBy('follower_id')
-      .limit(limit),
+    joinedFollowIds(
+      db,
+      'follower_id',
+      db
+        .selectFrom('follows')
+        .select('follower_id as id')
+        .where('followee_id', '=', followeeId)
+        .where('follower_id', '<>', exceptId),
+      limit,
+    ),
 );
 
+/** Up to `limit` of the members who follow `followeeId` but `exceptId`, in member id order. */
 export async function listFollowerIds(
   db: Db,
   query: { followeeId: string; exceptId: string | null; limit: number },
 ): Promise<string[]> {
-  const rows =
+  const [row] =
     query.exceptId === null
       ? await followerIds(db, query.followeeId, query.limit)
       : await followerIdsExcept(db, query.followeeId, query.exceptId, query.limit);
-  return rows.map((row) => row.follower_id);
+  return splitIds(row?.ids);
 }
 
 /** Whom `followerId` follows, in member id order (as the primary key holds them). */
 const followeeIds = compiledQuery((db: Db, followerId: string, limit: number) =>
-  db
-    .selectFrom('follows')
-    .select('followee_id')
-    .where('follower_id', '=', followerId)
-    .orderBy('followee_id')
-    .limit(limit),
+  joinedFollowIds(
+    db,
+    'followee_id',
+    db.selectFrom('follows').select('followee_id as id').where('follower_id', '=', followerId),
+    limit,
+  ),
 );
 
 export async function listFollowingIds(
   db: Db,
   query: { followerId: string; limit: number },
 ): Promise<string[]> {
-  return (await followeeIds(db, query.followerId, query.limit)).map((row) => row.followee_id);
+  const [row] = await followeeIds(db, query.followerId, query.limit);
+  return splitIds(row?.ids);
 }
 
 // Bounds the IN lists below; SQLite allows up to 32,766 parameters, PostgreSQL 65,535.
