@@ -326,25 +326,24 @@ export const membersAmong = compiledQuery((db: Db, ids: unknown) =>
 );
 
 /**
- * Members' ids by the follows that name one member, up to `limit`, in id order (as the indexes hold
+ * The `listed` ids of the follows `follows` picks, up to `limit`, in id order (as the indexes hold
  * them), as one comma-joined value (see joinedIds): a profile lists up to 500 of each.
  */
 function joinedFollowIds(
   db: Db,
   listed: 'follower_id' | 'followee_id',
-  query: SelectQueryBuilder<Database, 'follows', Record<'id', string>>,
+  follows: SelectQueryBuilder<Database, 'follows', object>,
   limit: number,
 ) {
-  return db
-    .selectFrom(query.orderBy(listed).limit(limit).as('f'))
-    .select(joinedIds(db, sql.ref<string>('f.id')).as('ids'));
+  const picked = follows.select(sql.ref<string>(listed).as('id')).orderBy(listed).limit(limit);
+  return db.selectFrom(picked.as('f')).select(joinedIds(db, sql.ref<string>('f.id')).as('ids'));
 }
 
 const followerIds = compiledQuery((db: Db, followeeId: string, limit: number) =>
   joinedFollowIds(
     db,
     'follower_id',
-    db.selectFrom('follows').select('follower_id as id').where('followee_id', '=', followeeId),
+    db.selectFrom('follows').where('followee_id', '=', followeeId),
     limit,
   ),
 );
@@ -356,7 +355,6 @@ const followerIdsExcept = compiledQuery(
       'follower_id',
       db
         .selectFrom('follows')
-        .select('follower_id as id')
         .where('followee_id', '=', followeeId)
         .where('follower_id', '<>', exceptId),
       limit,
@@ -380,7 +378,7 @@ const followeeIds = compiledQuery((db: Db, followerId: string, limit: number) =>
   joinedFollowIds(
     db,
     'followee_id',
-    db.selectFrom('follows').select('followee_id as id').where('follower_id', '=', followerId),
+    db.selectFrom('follows').where('follower_id', '=', followerId),
     limit,
   ),
 );
