@@ -8,67 +8,31 @@
  * and drives it with autocannon as real members (bench/scenarios.ts); a bare Fastify server gives
  * the baseline each figure is compared with. Ends with the web app's figures (bench/web.ts), every
  * member's Home against the pull query (bench/timeline-check.ts), a check that no write was lost
- * (bench/verify.ts), the reads' growth against a run on 10,000 posts (bench/growth.ts), a table
+ * (bench/verify.ts), the reads' growth against a small instance run beside it (bench/growth.ts), a table
  * and one `BENCH_JSON {...}` line (bench/report.ts). The run's stages are in bench/run/. See
  * bench/README.md.
  */
-import path from 'node:path';
-import { buildInstance, migrateInstance } from './data';
-import { measureGrowth, type GrowthResult } from './growth';
 import { measureInProcess, type InProcessResult } from './inprocess';
-import { ensureBuilds } from './lib/builds';
-import { workingCopy } from './lib/copy';
-import {
-  formatCount,
-  isBuilt,
-  readMeta,
-  resolveInstance,
-  ROOT,
-  type Instance,
-} from './lib/instance';
-import type { Scenario, ScenarioResult } from './lib/load';
-import { log, secondsSince } from './lib/log';
+import { formatCount, resolveInstance } from './lib/instance';
+import type { Scenario } from './lib/load';
+import { log } from './lib/log';
 import { Prng } from './lib/prng';
 import { failed, printReport } from './report';
-import { prepareMembers } from './run/members';
+import { measureGrowth, type GrowthSide } from './run/growth-pairs';
+import { loadFor, prepareMembers } from './run/members';
 import { LATENCY_CONNECTIONS, parseRunOptions, THROUGHPUT_CONNECTIONS } from './run/options';
 import { runPerch } from './run/perch';
+import { prepareInstance, serverEnv } from './run/prepare';
 import { runBaseline } from './run/scenario';
-import { createLoad } from './scenarios';
 import { verifyWrites } from './verify';
 
 const options = parseRunOptions();
 
-/** The read scenarios of this run, run again on the small instance (see bench/growth.ts). */
-function runGrowth(selected: Scenario[], results: ScenarioResult[]): Promise<GrowthResult | null> {
-  const readNames = new Set(selected.filter((s) => !s.write).map((s) => s.name));
-  const reads = results.filter((result) => readNames.has(result.name));
+/** The read scenarios of this run on a small instance beside this one (bench/growth.ts). */
+function runGrowth(selected: Scenario[], large: GrowthSide, baselineRps: number) {
+  const reads = selected.filter((scenario) => !scenario.write).map((scenario) => scenario.name);
   if (reads.length === 0) return Promise.resolve(null);
-  return measureGrowth({ reads, largePosts: options.posts, passOn: options.growthArgs, log });
-}
-
-/** The instance built or reused, migrated, and copied for this run. */
-async function prepareInstance(instance: Instance) {
-  if (isBuilt(instance)) {
-    log(
-      `Reusing the instance in ${path.relative(ROOT, instance.dataDir)} (built ${readMeta(instance)?.builtAt ?? '?'})`,
-    );
-  } else {
-    await buildInstance(instance);
-  }
-  const meta = readMeta(instance);
-  if (options.build) ensureBuilds({ web: options.wanted('web'), log });
-  let step = performance.now();
-  const migrated = await migrateInstance(instance);
-  if (migrated > 0) {
-    log(
-      `Applied ${migrated} migration${migrated === 1 ? '' : 's'} added since the instance was built, then ANALYZE (${secondsSince(step)} s)`,
-    );
-  }
-  step = performance.now();
-  const copy = await workingCopy(instance);
-  log(`Working copy ready in ${secondsSince(step)} s (${copy.databaseUrl ?? copy.dataDir})`);
-  return { meta, copy };
+  return measureGrowth({ options, large, reads, baselineRps });
 }
 
 /** The scenarios `--only` asks for; an error for a name nothing answers to. */
@@ -100,7 +64,10 @@ async function main(): Promise<void> {
   log(
     `Perch load benchmark: ${instance.kind}, ${formatCount(posts)} posts${quick ? ', quick' : ''}; ${THROUGHPUT_CONNECTIONS} connections × ${throughputSeconds} s for throughput, ${LATENCY_CONNECTIONS} × ${latencySeconds} s for latency`,
   );
-  const { meta, copy } = await prepareInstance(instance);
+  const { meta, copy } = await prepareInstance(instance, {
+    build: options.build,
+    web: wanted('web'),
+  });
 
   // Members, posts and what they already like or bookmark.
   const prng = new Prng(seed, 'load');
@@ -108,15 +75,7 @@ async function main(): Promise<void> {
     memberCount: options.memberCount,
     signEveryone: options.checksTimelines,
   });
-  const load = createLoad({
-    prng,
-    members: prepared.members,
-    celebrity: prepared.celebrity,
-    usernames: prepared.allMembers.map((member) => member.username),
-    postIds: prepared.postIds,
-    liked: prepared.liked,
-    bookmarked: prepared.bookmarked,
-  });
+  const load = loadFor(prepared, prng);
   const selected = selectScenarios(load.scenarios);
 
   let inProcess: InProcessResult | null = null;
@@ -135,24 +94,16 @@ async function main(): Promise<void> {
   }
 
   const baseline = selected.length > 0 ? await runBaseline(options, load) : null;
-  const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    SEED: 'none',
-    AUTH_RATE_LIMIT: '0',
-    DATA_DIR: copy.dataDir,
-    DATABASE_URL: copy.databaseUrl ?? '',
-    JWT_SECRET: prepared.secret,
-  };
+  const env = serverEnv(copy, prepared.secret);
   const perch =
     options.checksTimelines || wanted('web')
       ? await runPerch(options, env, copy, prepared, load, selected, baseline?.rps ?? 0)
       : null;
 
   const verification = await verifyWrites(copy.runner, prepared.before, load.writes, log);
-  const growth = options.measuresGrowth ? await runGrowth(selected, perch?.results ?? []) : null;
+  const growth = options.measuresGrowth
+    ? await runGrowth(selected, { posts, copy, prepared, load }, baseline?.rps ?? 0)
+    : null;
 
   const run = {
     settings: {

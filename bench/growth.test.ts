@@ -1,92 +1,90 @@
 import { describe, expect, it } from 'vitest';
-import { benchJsonOf, growthReport, growthRows, type GrowthResult } from './growth';
-import type { ScenarioResult } from './lib/load';
+import { growthReport, growthRow, median, type GrowthResult, type GrowthSlice } from './growth';
+import { smallDatabaseUrl } from './run/growth-pairs';
 
-const figures = (bytesPerAnswer: number) => ({
-  rps: 0,
-  p50: 0,
-  p99: 0,
-  requests: 0,
-  errors: 0,
-  timeouts: 0,
-  non2xx: 0,
-  bytesPerAnswer,
+/** A slice of `requests` answers costing `cpuUs` µs each, of `bytes` each. */
+const slice = (cpuUs: number | null, requests = 10_000, bytes = 12_000): GrowthSlice => ({
+  requests,
+  cpuSeconds: cpuUs === null ? null : (cpuUs * requests) / 1e6,
+  rps: requests / 3,
+  bytesPerAnswer: bytes,
 });
-
-const large = (name: string, cpuUsPerRequest: number | null, ratio: number): ScenarioResult => ({
-  name,
-  what: name,
-  rps: ratio * 30_000,
-  ratio,
-  p50: 1,
-  p99: 2,
-  errors: 0,
-  non2xx: 0,
-  throughput: figures(12_000),
-  latency: figures(12_000),
-  rssMB: null,
-  cpuUsPerRequest,
-  sampleFailure: null,
-});
-
-const small = {
-  baseline: { rps: 28_000 },
-  scenarios: [
-    { name: 'feed-latest', ratio: 0.2, cpuUsPerRequest: 200, bytesPerAnswer: 11_000 },
-    { name: 'user-posts', ratio: 0.12, cpuUsPerRequest: 216, bytesPerAnswer: 12_000 },
-    { name: 'search', ratio: 0.1, cpuUsPerRequest: null, bytesPerAnswer: 2_100 },
-  ],
-  verification: { failed: false },
-};
 
 describe('growth', () => {
-  it('divides each read’s cost on the large instance by its cost on the small one', () => {
-    const rows = growthRows(small, [
-      large('feed-latest', 230, 0.16),
-      large('user-posts', 387, 0.08),
-      large('search', 300, 0.1),
-      large('explore', 250, 0.12),
-    ]);
-    expect(rows.map((row) => [row.name, row.cpuGrowth, row.small.ratio, row.large.ratio])).toEqual([
-      ['feed-latest', 1.15, 0.2, 0.16],
-      ['user-posts', 1.79, 0.12, 0.08],
-      ['search', null, 0.1, 0.1],
-    ]);
-    expect(rows[1]?.small.bytesPerAnswer).toBe(12_000);
-    expect(rows[1]?.large.cpuUsPerRequest).toBe(387);
+  it('takes the median round, each round the large slice’s CPU a request over the small’s', () => {
+    // The machine slowed in round 2 for both slices alike: that round's growth is like the others.
+    const row = growthRow(
+      'feed-latest',
+      [slice(150), slice(300), slice(160)],
+      [slice(120), slice(250), slice(125)],
+      30_000,
+    );
+    expect(row.rounds).toEqual([1.25, 1.2, 1.28]);
+    expect(row.cpuGrowth).toBe(1.25);
+    // Each side's CPU is over all its slices' requests.
+    expect(row.large.cpuUsPerRequest).toBe(203);
+    expect(row.small.cpuUsPerRequest).toBe(165);
+    expect(row.large.ratio).toBeCloseTo(3333.3 / 30_000, 3);
   });
 
-  it('reads the last BENCH_JSON line of a run’s output', () => {
-    const output = [
-      'BENCH_JSON {"baseline":null,"scenarios":[],"verification":{"failed":true}}',
-      '  like  2213 req/s',
-      `BENCH_JSON ${JSON.stringify(small)}`,
-      '',
-    ].join('\n');
-    expect(benchJsonOf(output)?.scenarios.map((s) => s.name)).toEqual([
-      'feed-latest',
-      'user-posts',
-      'search',
-    ]);
-    expect(benchJsonOf('no figures here')).toBeNull();
+  it('leaves out rounds whose CPU is unknown, and has no growth without any', () => {
+    const partial = growthRow('search', [slice(100), slice(null)], [slice(80), slice(90)], 0);
+    expect(partial.rounds).toEqual([1.25, null]);
+    expect(partial.cpuGrowth).toBe(1.25);
+    expect(partial.large.cpuUsPerRequest).toBe(100);
+    expect(partial.small.ratio).toBe(0);
+    const none = growthRow('search', [slice(null)], [slice(80)], 0);
+    expect(none.cpuGrowth).toBeNull();
+    expect(none.large.cpuUsPerRequest).toBeNull();
+  });
+
+  it('weighs each side’s answer size by its requests', () => {
+    const row = growthRow(
+      'profile-spec',
+      [slice(400, 1_000, 26_000), slice(400, 3_000, 30_000)],
+      [slice(200, 1_000, 19_000), slice(200, 1_000, 21_000)],
+      0,
+    );
+    expect(row.large.bytesPerAnswer).toBe(29_000);
+    expect(row.small.bytesPerAnswer).toBe(20_000);
+  });
+
+  it('finds the median of odd and even counts', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNull();
   });
 
   it('names the reads over the target, and says why nothing was measured', () => {
     const growth: GrowthResult = {
       smallPosts: 10_000,
       largePosts: 1_000_000,
-      smallBaselineRps: 28_000,
-      rows: growthRows(small, [large('feed-latest', 230, 0.16), large('user-posts', 387, 0.08)]),
+      rounds: 2,
+      sliceSeconds: 3,
+      rows: [
+        growthRow('feed-latest', [slice(230), slice(230)], [slice(200), slice(200)], 30_000),
+        growthRow('user-posts', [slice(387), slice(380)], [slice(216), slice(216)], 30_000),
+      ],
       error: null,
     };
     const lines = growthReport(growth);
-    expect(lines[0]).toContain('baseline of the small run 28,000 req/s');
-    expect(lines.at(-1)).toBe('Over 1.2×: user-posts 1.79×.');
+    expect(lines[0]).toContain('median of 2 rounds of 3 s slices');
+    expect(lines.at(-1)).toBe('Over 1.2×: user-posts 1.78×.');
     expect(lines.some((line) => line.startsWith('feed-latest') && line.includes('1.15×'))).toBe(
       true,
     );
+    expect(lines.some((line) => line.startsWith('user-posts') && line.includes('1.76–1.79'))).toBe(
+      true,
+    );
     expect(
-      growthReport({ ...growth, rows: [], error: 'the run on 10,000 posts ended with code 1' }),
-    ).toEqual([lines[0], '  not measured: the run on 10,000 posts ended with code 1']);
+      growthReport({ ...growth, rows: [], error: 'the small instance did not start' }),
+    ).toEqual([lines[0], '  not measured: the small instance did not start']);
+  });
+
+  it('gives the small instance a database of its own on PostgreSQL', () => {
+    expect(smallDatabaseUrl('postgres://postgres@127.0.0.1:5432/perch_bench')).toBe(
+      'postgres://postgres@127.0.0.1:5432/perch_bench_10000',
+    );
+    expect(smallDatabaseUrl(null)).toBeNull();
   });
 });

@@ -1,167 +1,125 @@
 /**
- * Growth: the same reads on a small instance (10,000 posts), run by the benchmark itself in a
- * child process right after the large run, and each read's cost there against its cost on the
- * large one. CPU per request is the measure: it moves less between runs than req/s, which follows
- * the machine (each run's req/s is also given against its own baseline). The answers' sizes are
- * printed beside it, since some answers grow with the instance (more members match a search,
- * more comments are embedded) and cost more for that alone.
+ * Growth: each read's cost on the large instance against its cost on a small one (10,000 posts),
+ * measured with both servers running side by side in alternating slices (bench/run/growth-pairs.ts).
+ * Measured minutes apart, as two runs, the figures followed the machine rather than the instance:
+ * its speed moves by a quarter within minutes (the bare Fastify baseline went from 26,527 to 34,011
+ * req/s between a run and the next), and every read's growth moved with it. Each round gives one
+ * growth per read, the large slice's CPU per request over the small slice's, the two slices taken
+ * one after the other, the order turned each round; the median round is the figure, and the spread
+ * of the rounds is printed beside it. CPU per request is the measure (the load generator's share of
+ * the cores does not enter it); the answers' sizes are printed too, since some answers grow with
+ * the instance (more members match a search, more comments are embedded) and cost more for that.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { formatCount, ROOT } from './lib/instance';
-import { kb, type ScenarioResult } from './lib/load';
+import { formatCount } from './lib/instance';
+import { kb } from './lib/load';
 import { formatTable } from './lib/table';
 
 /** What the issue's table asks of every read. */
 export const GROWTH_TARGET = 1.2;
 export const SMALL_POSTS = 10_000;
 
+/** One throughput slice of a read on one of the two servers. */
+export interface GrowthSlice {
+  requests: number;
+  /** The server's CPU seconds over the slice; null when /proc could not tell. */
+  cpuSeconds: number | null;
+  rps: number;
+  bytesPerAnswer: number;
+}
+
+export interface GrowthSide {
+  /** CPU µs a request over all of the side's slices. */
+  cpuUsPerRequest: number | null;
+  /** Median req/s of the slices against the run's baseline. */
+  ratio: number;
+  bytesPerAnswer: number;
+}
+
 export interface GrowthRow {
   name: string;
-  small: { cpuUsPerRequest: number | null; ratio: number; bytesPerAnswer: number };
-  large: { cpuUsPerRequest: number | null; ratio: number; bytesPerAnswer: number };
-  /** Large CPU per request ÷ small; null when either is unknown. */
+  small: GrowthSide;
+  large: GrowthSide;
+  /** Each round's large CPU per request ÷ small; null where either is unknown. */
+  rounds: (number | null)[];
+  /** The median round; null when no round is known. */
   cpuGrowth: number | null;
 }
 
 export interface GrowthResult {
   smallPosts: number;
   largePosts: number;
-  smallBaselineRps: number | null;
+  rounds: number;
+  sliceSeconds: number;
   rows: GrowthRow[];
-  /** Why the small run gave no figures (it failed, or printed none). */
+  /** Why growth was not measured, or not for every read. */
   error: string | null;
 }
 
-/** The small run's scenario figures, as its BENCH_JSON line gives them. */
-interface SmallReport {
-  baseline: { rps: number } | null;
-  scenarios: {
-    name: string;
-    ratio: number;
-    cpuUsPerRequest: number | null;
-    bytesPerAnswer: number;
-  }[];
-  verification: { failed: boolean };
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? null)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-const round = (value: number) => Math.round(value * 100) / 100;
+const cpuPerRequest = (slice: GrowthSlice) =>
+  slice.cpuSeconds === null || slice.requests === 0 ? null : slice.cpuSeconds / slice.requests;
 
-export function growthRows(small: SmallReport, large: readonly ScenarioResult[]): GrowthRow[] {
-  const rows: GrowthRow[] = [];
-  for (const read of large) {
-    const other = small.scenarios.find((scenario) => scenario.name === read.name);
-    if (!other) continue;
-    const largeCpu = read.cpuUsPerRequest;
-    const smallCpu = other.cpuUsPerRequest;
-    rows.push({
-      name: read.name,
-      small: {
-        cpuUsPerRequest: smallCpu,
-        ratio: other.ratio,
-        bytesPerAnswer: other.bytesPerAnswer,
-      },
-      large: {
-        cpuUsPerRequest: largeCpu,
-        ratio: read.ratio,
-        bytesPerAnswer: read.throughput.bytesPerAnswer,
-      },
-      cpuGrowth:
-        largeCpu !== null && smallCpu !== null && smallCpu > 0 ? round(largeCpu / smallCpu) : null,
-    });
-  }
-  return rows;
-}
-
-/** The last BENCH_JSON line of a run's output. */
-export function benchJsonOf(output: string): SmallReport | null {
-  const line = output
-    .split('\n')
-    .reverse()
-    .find((text) => text.startsWith('BENCH_JSON '));
-  return line ? (JSON.parse(line.slice('BENCH_JSON '.length)) as SmallReport) : null;
-}
-
-/**
- * Runs `npm run bench` on the small instance for `reads` (the same seed, durations and flags) in
- * a child process, printing its progress indented, and compares its figures with `large`.
- */
-export async function measureGrowth(options: {
-  reads: readonly ScenarioResult[];
-  largePosts: number;
-  passOn: string[];
-  log: (line?: string) => void;
-}): Promise<GrowthResult> {
-  const { reads, largePosts, passOn, log } = options;
-  const result: GrowthResult = {
-    smallPosts: SMALL_POSTS,
-    largePosts,
-    smallBaselineRps: null,
-    rows: [],
-    error: null,
+function sideOf(slices: readonly GrowthSlice[], baselineRps: number): GrowthSide {
+  const known = slices.filter((slice) => cpuPerRequest(slice) !== null);
+  const requests = known.reduce((sum, slice) => sum + slice.requests, 0);
+  const cpu = known.reduce((sum, slice) => sum + (slice.cpuSeconds ?? 0), 0);
+  const rps = median(slices.map((slice) => slice.rps)) ?? 0;
+  const answered = slices.reduce((sum, slice) => sum + slice.requests, 0);
+  const bytes = slices.reduce((sum, slice) => sum + slice.bytesPerAnswer * slice.requests, 0);
+  return {
+    cpuUsPerRequest: requests === 0 ? null : Math.round((cpu / requests) * 1e6),
+    ratio: baselineRps > 0 ? Math.round((rps / baselineRps) * 1000) / 1000 : 0,
+    bytesPerAnswer: answered === 0 ? 0 : Math.round(bytes / answered),
   };
-  log();
-  log(`Growth: the same reads on ${formatCount(SMALL_POSTS)} posts (a run of its own):`);
-  const args = [
-    ...process.execArgv,
-    path.join(ROOT, 'bench/bench.ts'),
-    '--posts',
-    String(SMALL_POSTS),
-    '--only',
-    reads.map((read) => read.name).join(','),
-    '--no-build',
-    ...passOn,
-  ];
-  const { code, output } = await runForOutput(process.execPath, args, (line) => {
-    if (!line.startsWith('BENCH_JSON ')) log(`  | ${line}`);
-  });
-  const small = benchJsonOf(output);
-  if (code !== 0 || small === null) {
-    result.error = `the run on ${formatCount(SMALL_POSTS)} posts ended with code ${String(code)}${small === null ? ' and no figures' : ''}`;
-    return result;
-  }
-  if (small.verification.failed)
-    result.error = `the run on ${formatCount(SMALL_POSTS)} posts failed its checks`;
-  result.smallBaselineRps = small.baseline?.rps ?? null;
-  result.rows = growthRows(small, reads);
-  return result;
 }
 
-function runForOutput(
-  command: string,
-  args: string[],
-  onLine: (line: string) => void,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let pending = '';
-    const take = (chunk: Buffer) => {
-      const text = chunk.toString();
-      output += text;
-      const lines = (pending + text).split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (pending !== '') onLine(pending);
-      resolve({ code, output });
-    });
+/** A read's row from its slices, round by round (`large[i]` and `small[i]` are round i's). */
+export function growthRow(
+  name: string,
+  large: readonly GrowthSlice[],
+  small: readonly GrowthSlice[],
+  baselineRps: number,
+): GrowthRow {
+  const rounds = large.map((slice, index) => {
+    const other = small[index];
+    const largeCost = cpuPerRequest(slice);
+    const smallCost = other ? cpuPerRequest(other) : null;
+    return largeCost === null || smallCost === null || smallCost === 0
+      ? null
+      : round2(largeCost / smallCost);
   });
+  const growth = median(rounds.filter((value) => value !== null));
+  return {
+    name,
+    small: sideOf(small, baselineRps),
+    large: sideOf(large, baselineRps),
+    rounds,
+    cpuGrowth: growth === null ? null : round2(growth),
+  };
 }
 
 const times = (value: number | null) => (value === null ? '-' : `${value.toFixed(2)}×`);
 
+/** The spread of a row's rounds, as `low–high`. */
+function spread(row: GrowthRow): string {
+  const known = row.rounds.filter((value) => value !== null);
+  if (known.length === 0) return '-';
+  return `${Math.min(...known).toFixed(2)}–${Math.max(...known).toFixed(2)}`;
+}
+
 /** The growth table, and the reads over the target. */
 export function growthReport(growth: GrowthResult): string[] {
-  const smallBaseline =
-    growth.smallBaselineRps === null
-      ? ''
-      : `; baseline of the small run ${formatCount(Math.round(growth.smallBaselineRps))} req/s`;
-  const heading = `Growth ${formatCount(growth.smallPosts)} → ${formatCount(growth.largePosts)} posts (CPU µs a request on the large instance ÷ on the small; target ≤ ${GROWTH_TARGET}×${smallBaseline}):`;
+  const heading = `Growth ${formatCount(growth.smallPosts)} → ${formatCount(growth.largePosts)} posts (CPU µs a request on the large instance ÷ on the small, both servers running, median of ${growth.rounds} rounds of ${growth.sliceSeconds} s slices taking turns; target ≤ ${GROWTH_TARGET}×):`;
   if (growth.rows.length === 0)
     return [heading, `  not measured: ${growth.error ?? 'no reads ran'}`];
   const table: string[][] = [
@@ -170,6 +128,7 @@ export function growthReport(growth: GrowthResult): string[] {
       'CPU µs small',
       'CPU µs large',
       'CPU growth',
+      'rounds',
       '× base small',
       '× base large',
       'kB small',
@@ -182,6 +141,7 @@ export function growthReport(growth: GrowthResult): string[] {
       String(row.small.cpuUsPerRequest ?? '-'),
       String(row.large.cpuUsPerRequest ?? '-'),
       times(row.cpuGrowth),
+      spread(row),
       row.small.ratio.toFixed(3),
       row.large.ratio.toFixed(3),
       kb(row.small.bytesPerAnswer),

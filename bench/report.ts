@@ -36,13 +36,13 @@ export interface RunReport {
   soak: SoakResult | null;
   timelines: TimelineResult | null;
   verification: Verification;
-  /** The reads' growth against the small instance, when measured (bench/growth.ts). */
+  /** The reads' growth against a small instance beside it, when measured (bench/growth.ts). */
   growth: GrowthResult | null;
 }
 
 /**
- * The run failed when a write was lost, a member's Home differs from the pull query, or the run
- * on the small instance for growth failed.
+ * The run failed when a write was lost, a member's Home differs from the pull query, or growth
+ * could not be measured (a server that did not start, a read answered with errors).
  */
 export const failed = (run: Pick<RunReport, 'verification' | 'timelines' | 'growth'>) =>
   run.verification.lost ||

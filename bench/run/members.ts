@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { signIn, type RunCopy } from '../lib/copy';
 import { countRows, secretFileOf } from '../lib/instance';
 import type { Prng } from '../lib/prng';
+import { createLoad } from '../scenarios';
 
 export type PreparedMembers = Awaited<ReturnType<typeof prepareMembers>>;
 
@@ -81,3 +82,15 @@ export async function prepareMembers(
     await runner.close();
   }
 }
+
+/** The scenarios acted out by the prepared members (bench/scenarios.ts). */
+export const loadFor = (prepared: PreparedMembers, prng: Prng) =>
+  createLoad({
+    prng,
+    members: prepared.members,
+    celebrity: prepared.celebrity,
+    usernames: prepared.allMembers.map((member) => member.username),
+    postIds: prepared.postIds,
+    liked: prepared.liked,
+    bookmarked: prepared.bookmarked,
+  });

@@ -31,12 +31,10 @@ export interface RunOptions {
    */
   checksTimelines: boolean;
   /**
-   * The reads again on 10,000 posts, for their growth: in full runs of a larger instance, or when
-   * asked (`--growth`); never with `--no-growth`.
+   * The reads on 10,000 posts beside the run's instance, for their growth: in full runs of a larger
+   * instance, or when asked (`--growth`); never with `--no-growth`.
    */
   measuresGrowth: boolean;
-  /** The options the run on the small instance repeats, as given. */
-  growthArgs: string[];
   explain: boolean;
   build: boolean;
   /** Where the server writes a CPU profile when it stops. */
@@ -80,13 +78,6 @@ export function parseRunOptions(argv: string[] = process.argv.slice(2)): RunOpti
         ? 100_000
         : 1_000_000;
   const only = args.only ? new Set(args.only.split(',').map((name) => name.trim())) : null;
-  const growthArgs = [
-    ...(['seed', 'members', 'duration', 'latency-duration'] as const).flatMap((name) => {
-      const value = args[name];
-      return typeof value === 'string' ? [`--${name}`, value] : [];
-    }),
-    ...(usePostgres ? ['--pg'] : []),
-  ];
   return {
     posts,
     seed: args.seed,
@@ -108,7 +99,6 @@ export function parseRunOptions(argv: string[] = process.argv.slice(2)): RunOpti
       posts > SMALL_POSTS &&
       soakSeconds === 0 &&
       (args.growth || (only === null && !quick)),
-    growthArgs,
     explain: args.explain,
     build: !args['no-build'],
     profileDir: args.profile,

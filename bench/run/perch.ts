@@ -105,10 +105,15 @@ export async function runPerch(
   }
 }
 
-async function startPerch(options: RunOptions, env: NodeJS.ProcessEnv): Promise<RunningServer> {
+/** The production server on `env`'s working copy, announced as `label`. */
+export async function startPerch(
+  options: Pick<RunOptions, 'profileDir'>,
+  env: NodeJS.ProcessEnv,
+  label = 'Perch',
+): Promise<RunningServer> {
   const nodeFlags = serverNodeFlags(ROOT);
   log();
-  log(`Perch (node ${[...nodeFlags, 'apps/server/dist/server.js'].join(' ')}):`);
+  log(`${label} (node ${[...nodeFlags, 'apps/server/dist/server.js'].join(' ')}):`);
   const port = await freePort();
   return startServer({
     name: 'Perch server',
