@@ -1,10 +1,13 @@
 import {
+  bookmarkMutationResponseSchema,
+  commentMutationResponseSchema,
   postPageSchema,
   postResponseSchema,
   type Post,
   type PublishedEvent,
 } from '@perch/contract';
 import { sql } from 'kysely';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/dialect';
 import { createPostCards } from '../../src/modules/posts/post-cards';
@@ -18,6 +21,7 @@ import {
   addComment,
   bodyOf,
   bookmark,
+  commentRequest,
   createMembers,
   createPost,
   deletePost,
@@ -101,6 +105,55 @@ describe('kept post cards and flags', () => {
     // A write's answer takes the author from the same kept stubs.
     const unliked = await dislike(t.app, liker.token, post._id, MINIMAL);
     expect(bodyOf(postResponseSchema, unliked, 201).post.author.firstName).toBe('Renamed');
+  });
+});
+
+describe("a write's answer", () => {
+  // Each write reads only the mark it does not settle with the post (a like reads the bookmark);
+  // a comment's answer takes both from the marks kept for the reader.
+  const marksOf = (answer: Post) => [answer.likedByViewer, answer.bookmarkedByViewer];
+  const posted = async (response: Promise<LightMyRequestResponse>) =>
+    marksOf(bodyOf(postResponseSchema, await response, 201).post);
+  const bookmarked = async (response: Promise<LightMyRequestResponse>) =>
+    marksOf(bodyOf(bookmarkMutationResponseSchema, await response, 200).post);
+  const commented = async (token: string) =>
+    marksOf(
+      bodyOf(
+        commentMutationResponseSchema,
+        await commentRequest(t.app, token, marked._id, 'a word', MINIMAL),
+        201,
+      ).post,
+    );
+  let marked: Post;
+
+  it("shows the reader's other mark on the post", async () => {
+    marked = await createPost(t.app, author.token, 'to be marked');
+    expect(await bookmarked(bookmark(t.app, reader.token, marked._id, MINIMAL))).toEqual([
+      false,
+      true,
+    ]);
+    expect(await posted(like(t.app, reader.token, marked._id, MINIMAL))).toEqual([true, true]);
+    expect(await bookmarked(removeBookmark(t.app, reader.token, marked._id, MINIMAL))).toEqual([
+      true,
+      false,
+    ]);
+    expect(await posted(dislike(t.app, reader.token, marked._id, MINIMAL))).toEqual([false, false]);
+    expect(await bookmarked(bookmark(t.app, reader.token, marked._id, MINIMAL))).toEqual([
+      false,
+      true,
+    ]);
+  });
+
+  it("shows a commenter's own marks, kept or read, and no one else's", async () => {
+    expect(await commented(reader.token)).toEqual([false, true]);
+    expect(await posted(like(t.app, reader.token, marked._id, MINIMAL))).toEqual([true, true]);
+    expect(await commented(reader.token)).toEqual([true, true]);
+    expect(await bookmarked(removeBookmark(t.app, reader.token, marked._id, MINIMAL))).toEqual([
+      true,
+      false,
+    ]);
+    expect(await commented(reader.token)).toEqual([true, false]);
+    expect(await commented(liker.token)).toEqual([false, false]);
   });
 });
 

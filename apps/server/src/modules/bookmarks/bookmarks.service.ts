@@ -30,7 +30,7 @@ export function createBookmarksService({ db, transact, posts }: BookmarksService
   /** Adding and removing share everything but the direction of the change. */
   async function change(viewer: Viewer, postId: string, add: boolean): Promise<Post> {
     const post = await transact(async (trx, events) => {
-      const locked = await posts.lockedPost(trx, postId, viewer);
+      const locked = await posts.lockedPost(trx, postId, viewer, 'liked');
       const changed = add
         ? await insertBookmark(trx, viewer.id, postId, Date.now())
         : await deleteBookmark(trx, viewer.id, postId);

@@ -29,8 +29,12 @@ type Db = Kysely<Database>;
 export type VoteDirection = 'up' | 'down';
 
 /** A new comment's transaction: the comment written, or the one an earlier try made. */
+/** The post as a change under it read it (PostsService.lockedPost). */
+type LockedPost = Awaited<ReturnType<PostsService['lockedPost']>>;
+
 type AddOutcome =
-  { replayed: true; commentId: string } | { replayed: false; row: repo.NewComment; post: Post };
+  | { replayed: true; commentId: string }
+  | { replayed: false; row: repo.NewComment; postRow: LockedPost };
 
 export interface CommentsServiceDeps {
   db: Db;
@@ -43,7 +47,7 @@ export interface CommentsServiceDeps {
   transact: Transact;
   posts: Pick<
     PostsService,
-    'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'changed' | 'asPost'
+    'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'changed' | 'asMarkedPost'
   >;
   entities: Pick<EntitiesService, 'resolve' | 'record'>;
   /** Comments of members the viewer does not see (blocked either way, muted) are left out. */
@@ -71,7 +75,7 @@ export function createCommentsService({
    * finds the comment, which must belong to that post.
    */
   async function lockedCommentOnPost(trx: Db, postId: string, commentId: string, viewer: Viewer) {
-    const post = await posts.lockedPost(trx, postId, viewer);
+    const post = await posts.lockedPost(trx, postId, viewer, 'none');
     const comment = await repo.findCommentOwner(trx, commentId);
     if (!comment) throw notFound(ErrorMessages.commentNotFound);
     if (comment.post_id !== postId) throw notFound(ErrorMessages.commentNotOnPost);
@@ -191,7 +195,8 @@ export function createCommentsService({
       const now = Date.now();
       const id = newId(now);
       const outcome = await transact(async (trx, events): Promise<AddOutcome> => {
-        const locked = await posts.lockedPost(trx, postId, viewer);
+        // The answer's marks are the reader's kept ones, read after the commit.
+        const locked = await posts.lockedPost(trx, postId, viewer, 'none');
         if (idempotencyKey !== undefined) {
           const earlier = await idempotency.replayed(trx, viewer.id, idempotencyKey, 'comment');
           if (earlier !== null) return { replayed: true, commentId: earlier };
@@ -229,8 +234,11 @@ export function createCommentsService({
           await idempotency.made(trx, viewer.id, idempotencyKey, { comment_id: id });
         }
         // The answer's card is the row read for the change, with the new count.
-        const post = posts.asPost({ ...locked, comment_count: locked.comment_count + 1 }, viewer);
-        return { replayed: false, row, post };
+        return {
+          replayed: false,
+          row,
+          postRow: { ...locked, comment_count: locked.comment_count + 1 },
+        };
       });
       if (outcome.replayed) {
         const comment = await card(outcome.commentId, viewer);
@@ -239,7 +247,11 @@ export function createCommentsService({
       }
       posts.changed(postId);
       firstComments.forget(postId);
-      return { comment: await madeComment(outcome.row, viewer), post: outcome.post };
+      const [comment, post] = await Promise.all([
+        madeComment(outcome.row, viewer),
+        posts.asMarkedPost(outcome.postRow, viewer),
+      ]);
+      return { comment, post };
     },
 
     async edit(

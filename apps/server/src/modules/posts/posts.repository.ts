@@ -83,21 +83,25 @@ const CARD_COLUMNS = [
  * picks): a reader's likes lie on a few pages that stay in memory while they read, a post's on a
  * page of their own (on 1,000,000 posts, 6–8 µs a post against 26–39).
  */
+function likedFlag(db: Db, eb: PostsEb, viewerId: string) {
+  return sql<boolean>`exists (select 1 from likes ${indexedBy(db, 'likes_user_post_idx')}
+    where likes.user_id = ${viewerId} and likes.post_id = ${eb.ref('p.id')})`.as('liked');
+}
+
+function bookmarkedFlag(eb: PostsEb, viewerId: string) {
+  return eb
+    .exists(
+      eb
+        .selectFrom('bookmarks')
+        .select('bookmarks.post_id')
+        .where('bookmarks.user_id', '=', viewerId)
+        .whereRef('bookmarks.post_id', '=', 'p.id'),
+    )
+    .as('bookmarked');
+}
+
 function viewerFlags(db: Db, eb: PostsEb, viewerId: string) {
-  const liked = sql<boolean>`exists (select 1 from likes ${indexedBy(db, 'likes_user_post_idx')}
-    where likes.user_id = ${viewerId} and likes.post_id = ${eb.ref('p.id')})`;
-  return [
-    liked.as('liked'),
-    eb
-      .exists(
-        eb
-          .selectFrom('bookmarks')
-          .select('bookmarks.post_id')
-          .where('bookmarks.user_id', '=', viewerId)
-          .whereRef('bookmarks.post_id', '=', 'p.id'),
-      )
-      .as('bookmarked'),
-  ];
+  return [likedFlag(db, eb, viewerId), bookmarkedFlag(eb, viewerId)];
 }
 
 function cardQuery(db: Db, viewerId: string | null) {
@@ -440,7 +444,17 @@ export function findPostOwner(
     .executeTakeFirst();
 }
 
-/** A post read for a change, with the viewer's flags; its author is the caller's to add. */
+/**
+ * Which of the viewer's marks on the post a change reads with it: the one its answer shows and the
+ * change does not settle (a like settles `liked`, so it reads `bookmarked`), or none. Each is an
+ * index probe of a table of millions of rows.
+ */
+export type MarkRead = 'liked' | 'bookmarked' | 'none';
+
+/**
+ * A post read for a change, with the viewer's mark that was asked for (the other reads false); its
+ * author is the caller's to add.
+ */
 export type LockedPostRow = PostRecord & Pick<PostCardRow, 'liked' | 'bookmarked'>;
 
 /**
@@ -449,24 +463,29 @@ export type LockedPostRow = PostRecord & Pick<PostCardRow, 'liked' | 'bookmarked
  * comments, votes and bookmarks takes this lock first, so that changes racing each other or a
  * delete queue up in one order instead of deadlocking; the answer's card is built from this row.
  */
-const lockedRow = compiledQuery((db: Db, postId: string, viewerId: string) =>
-  withRowLock(
-    db,
-    db
-      .selectFrom('posts as p')
-      .select(POST_COLUMNS)
-      .select((eb) => viewerFlags(db, eb, viewerId))
-      .where('p.id', '=', postId),
-    (query) => query.forUpdate(),
-  ),
+const lockedRow = compiledShapes(
+  ({ mark }: { mark: MarkRead }, db: Db, postId: string, viewerId: string) =>
+    withRowLock(
+      db,
+      db
+        .selectFrom('posts as p')
+        .select(POST_COLUMNS)
+        .select((eb) => [
+          mark === 'liked' ? likedFlag(db, eb, viewerId) : sql<boolean>`0`.as('liked'),
+          mark === 'bookmarked' ? bookmarkedFlag(eb, viewerId) : sql<boolean>`0`.as('bookmarked'),
+        ])
+        .where('p.id', '=', postId),
+      (query) => query.forUpdate(),
+    ),
 );
 
 export async function lockPostForChange(
   db: Db,
   postId: string,
   viewerId: string,
+  mark: MarkRead,
 ): Promise<LockedPostRow | undefined> {
-  const [row] = await lockedRow(db, postId, viewerId);
+  const [row] = await lockedRow({ mark })(db, postId, viewerId);
   return row;
 }
 

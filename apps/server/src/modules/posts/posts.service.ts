@@ -191,13 +191,19 @@ export function createPostsService({
   }
 
   /**
-   * The post, locked for a change in this transaction (see lockPostForChange); 404 if gone, or
-   * if a block stands between the viewer and its author (asked in the transaction: no like,
-   * comment, vote or bookmark crosses a block). Its author is their kept stub: joining the
-   * members' table read a cold page of it for a third of the row's cost (1,000,000 posts).
+   * The post, locked for a change in this transaction (see lockPostForChange), with the viewer's
+   * `mark` the answer needs; 404 if gone, or if a block stands between the viewer and its author
+   * (asked in the transaction: no like, comment, vote or bookmark crosses a block). Its author is
+   * their kept stub: joining the members' table read a cold page of it for a third of the row's
+   * cost (1,000,000 posts).
    */
-  async function lockedPost(trx: Db, postId: string, viewer: Viewer): Promise<repo.PostCardRow> {
-    const post = await repo.lockPostForChange(trx, postId, viewer.id);
+  async function lockedPost(
+    trx: Db,
+    postId: string,
+    viewer: Viewer,
+    mark: repo.MarkRead,
+  ): Promise<repo.PostCardRow> {
+    const post = await repo.lockPostForChange(trx, postId, viewer.id, mark);
     if (!post || (await hidden.isBlockedEitherWay(trx, viewer.id, post.user_id))) {
       throw notFound(ErrorMessages.postNotFound);
     }
@@ -300,6 +306,18 @@ export function createPostsService({
     },
     /** A row read for a change (lockedPost), as the API answers it. */
     asPost: toPost,
+    /**
+     * A row read for a change without the viewer's marks, as the API answers it with the marks
+     * kept for the reader (see reader-flags.ts). After the change committed: the marks may be
+     * read through another connection.
+     */
+    async asMarkedPost(row: repo.PostCardRow, viewer: Viewer): Promise<Post> {
+      const marks = (await flags.of(viewer.id, [row.id])).get(row.id);
+      return toPost(
+        { ...row, liked: marks?.liked ?? false, bookmarked: marks?.bookmarked ?? false },
+        viewer,
+      );
+    },
 
     /** With an idempotency key, a retry answers the post the first request made. */
     async create(viewer: Viewer, input: PostInput, idempotencyKey?: string): Promise<Post> {
@@ -350,7 +368,7 @@ export function createPostsService({
     async edit(viewer: Viewer, postId: string, input: PostInput): Promise<Post> {
       // Locked so that two concurrent edits apply one after the other, each to the other's result.
       const edited = await transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId, viewer);
+        const post = await lockedPost(trx, postId, viewer, 'none');
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.editPostNotOwner);
         const content = input.content ?? post.content;
         const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
@@ -396,7 +414,7 @@ export function createPostsService({
 
     async remove(viewer: Viewer, postId: string): Promise<void> {
       await transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId, viewer);
+        const post = await lockedPost(trx, postId, viewer, 'none');
         if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.deletePostNotOwner);
         // The author's row, then the tags' rows: the order a new post takes them in.
         await writes.adjustPostsCount(trx, viewer.id, -1);
@@ -413,7 +431,7 @@ export function createPostsService({
 
     async like(viewer: Viewer, postId: string): Promise<Post> {
       const liked = await transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId, viewer);
+        const post = await lockedPost(trx, postId, viewer, 'bookmarked');
         if (!(await writes.insertLike(trx, postId, viewer.id, Date.now()))) {
           throw badRequest(ErrorMessages.alreadyLiked);
         }
@@ -436,7 +454,7 @@ export function createPostsService({
 
     async dislike(viewer: Viewer, postId: string): Promise<Post> {
       const disliked = await transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId, viewer);
+        const post = await lockedPost(trx, postId, viewer, 'bookmarked');
         if (!(await writes.deleteLike(trx, postId, viewer.id))) {
           throw badRequest(
             post.like_count === 0 ? ErrorMessages.likeBelowZero : ErrorMessages.alreadyDisliked,
