@@ -13,12 +13,12 @@
  * bench/README.md.
  */
 import { measureInProcess, type InProcessResult } from './inprocess';
-import { formatCount, resolveInstance } from './lib/instance';
+import { formatCount, resolveInstance, type Instance } from './lib/instance';
 import type { Scenario } from './lib/load';
 import { log } from './lib/log';
 import { Prng } from './lib/prng';
 import { failed, printReport } from './report';
-import { measureGrowth, type GrowthSide } from './run/growth-pairs';
+import { measureGrowth } from './run/growth-pairs';
 import { loadFor, prepareMembers } from './run/members';
 import { LATENCY_CONNECTIONS, parseRunOptions, THROUGHPUT_CONNECTIONS } from './run/options';
 import { runPerch } from './run/perch';
@@ -29,7 +29,7 @@ import { verifyWrites } from './verify';
 const options = parseRunOptions();
 
 /** The read scenarios of this run on a small instance beside this one (bench/growth.ts). */
-function runGrowth(selected: Scenario[], large: GrowthSide, baselineRps: number) {
+function runGrowth(selected: Scenario[], large: Instance, baselineRps: number) {
   const reads = selected.filter((scenario) => !scenario.write).map((scenario) => scenario.name);
   if (reads.length === 0) return Promise.resolve(null);
   return measureGrowth({ options, large, reads, baselineRps });
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
 
   const verification = await verifyWrites(copy.runner, prepared.before, load.writes, log);
   const growth = options.measuresGrowth
-    ? await runGrowth(selected, { posts, copy, prepared, load }, baseline?.rps ?? 0)
+    ? await runGrowth(selected, instance, baseline?.rps ?? 0)
     : null;
 
   const run = {

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { growthRow, SMALL_POSTS, type GrowthResult, type GrowthSlice } from '../growth';
 import type { RunCopy } from '../lib/copy';
-import { formatCount, resolveInstance } from '../lib/instance';
+import { formatCount, resolveInstance, type Instance } from '../lib/instance';
 import { figures, kb, type Scenario } from '../lib/load';
 import { log } from '../lib/log';
 import { cpuSecondsOf, settle, type RunningServer } from '../lib/proc';
@@ -20,7 +20,7 @@ import { fireFor, type Load } from './scenario';
 /** Rounds of a slice on each server; each round gives one growth per read. */
 export const GROWTH_ROUNDS = 3;
 
-export interface GrowthSide {
+interface GrowthSide {
   posts: number;
   copy: RunCopy;
   prepared: PreparedMembers;
@@ -39,20 +39,27 @@ export function smallDatabaseUrl(url: string | null): string | null {
   return small.toString();
 }
 
-async function smallSide(options: RunOptions): Promise<GrowthSide> {
-  const instance = resolveInstance({
-    posts: SMALL_POSTS,
-    seed: options.seed,
-    databaseUrl: smallDatabaseUrl(options.databaseUrl),
-  });
+/**
+ * An instance copied afresh and its members prepared as the run's were: the run's copy holds what
+ * its writes added (tens of thousands of posts by the load's members and by the most-followed
+ * member), which its reads were measured before.
+ */
+async function sideOf(options: RunOptions, instance: Instance): Promise<GrowthSide> {
   const { copy } = await prepareInstance(instance, { build: false, web: false });
   const prng = new Prng(options.seed, 'load');
   const prepared = await prepareMembers(copy, prng, {
     memberCount: options.memberCount,
     signEveryone: false,
   });
-  return { posts: SMALL_POSTS, copy, prepared, load: loadFor(prepared, prng) };
+  return { posts: instance.posts, copy, prepared, load: loadFor(prepared, prng) };
 }
+
+const smallInstance = (options: RunOptions) =>
+  resolveInstance({
+    posts: SMALL_POSTS,
+    seed: options.seed,
+    databaseUrl: smallDatabaseUrl(options.databaseUrl),
+  });
 
 function scenarioOf(side: Running, name: string): Scenario {
   const scenario = side.load.scenarios.find((candidate) => candidate.name === name);
@@ -116,7 +123,8 @@ export async function measureGrowth({
   baselineRps,
 }: {
   options: RunOptions;
-  large: GrowthSide;
+  /** The run's instance. */
+  large: Instance;
   reads: string[];
   baselineRps: number;
 }): Promise<GrowthResult> {
@@ -136,8 +144,8 @@ export async function measureGrowth({
   const failures: string[] = [];
   const running: Running[] = [];
   try {
-    running.push(await start(options, large, reads));
-    running.push(await start(options, await smallSide(options), reads));
+    running.push(await start(options, await sideOf(options, large), reads));
+    running.push(await start(options, await sideOf(options, smallInstance(options)), reads));
     const [bigger, smaller] = running as [Running, Running];
     for (const name of reads) {
       // A slice's worth first, untimed: the large instance's caches take longer to fill, and the
