@@ -69,7 +69,7 @@ export function median(values: readonly number[]): number | null {
 const cpuPerRequest = (slice: GrowthSlice) =>
   slice.cpuSeconds === null || slice.requests === 0 ? null : slice.cpuSeconds / slice.requests;
 
-function sideOf(slices: readonly GrowthSlice[], baselineRps: number): GrowthSide {
+function sideFigures(slices: readonly GrowthSlice[], baselineRps: number): GrowthSide {
   const known = slices.filter((slice) => cpuPerRequest(slice) !== null);
   const requests = known.reduce((sum, slice) => sum + slice.requests, 0);
   const cpu = known.reduce((sum, slice) => sum + (slice.cpuSeconds ?? 0), 0);
@@ -101,8 +101,8 @@ export function growthRow(
   const growth = median(rounds.filter((value) => value !== null));
   return {
     name,
-    small: sideOf(small, baselineRps),
-    large: sideOf(large, baselineRps),
+    small: sideFigures(small, baselineRps),
+    large: sideFigures(large, baselineRps),
     rounds,
     cpuGrowth: growth === null ? null : round2(growth),
   };

@@ -20,14 +20,14 @@ import { fireFor, type Load } from './scenario';
 /** Rounds of a slice on each server; each round gives one growth per read. */
 export const GROWTH_ROUNDS = 3;
 
-interface GrowthSide {
+interface PreparedSide {
   posts: number;
   copy: RunCopy;
   prepared: PreparedMembers;
   load: Load;
 }
 
-interface Running extends GrowthSide {
+interface Running extends PreparedSide {
   server: RunningServer;
 }
 
@@ -44,7 +44,7 @@ export function smallDatabaseUrl(url: string | null): string | null {
  * its writes added (tens of thousands of posts by the load's members and by the most-followed
  * member), which its reads were measured before.
  */
-async function sideOf(options: RunOptions, instance: Instance): Promise<GrowthSide> {
+async function preparedSide(options: RunOptions, instance: Instance): Promise<PreparedSide> {
   const { copy } = await prepareInstance(instance, { build: false, web: false });
   const prng = new Prng(options.seed, 'load');
   const prepared = await prepareMembers(copy, prng, {
@@ -101,7 +101,7 @@ async function slice(
   };
 }
 
-async function start(options: RunOptions, side: GrowthSide, reads: string[]): Promise<Running> {
+async function start(options: RunOptions, side: PreparedSide, reads: string[]): Promise<Running> {
   const env = serverEnv(side.copy, side.prepared.secret);
   // With --profile, each server's profile goes to a folder of its own.
   const profileDir = options.profileDir && path.join(options.profileDir, `growth-${side.posts}`);
@@ -144,8 +144,8 @@ export async function measureGrowth({
   const failures: string[] = [];
   const running: Running[] = [];
   try {
-    running.push(await start(options, await sideOf(options, large), reads));
-    running.push(await start(options, await sideOf(options, smallInstance(options)), reads));
+    running.push(await start(options, await preparedSide(options, large), reads));
+    running.push(await start(options, await preparedSide(options, smallInstance(options)), reads));
     const [bigger, smaller] = running as [Running, Running];
     for (const name of reads) {
       // A slice's worth first, untimed: the large instance's caches take longer to fill, and the

@@ -78,16 +78,17 @@ const CARD_COLUMNS = [
 ] as const;
 
 /**
- * Whether the member liked and bookmarked the post `p`. A like is looked up in the member's own
- * likes (`likes_user_post_idx`), not under the post (the primary key, which SQLite otherwise
- * picks): a reader's likes lie on a few pages that stay in memory while they read, a post's on a
- * page of their own (on 1,000,000 posts, 6–8 µs a post against 26–39).
+ * Whether the member liked the post `p`. The like is looked up in the member's own likes
+ * (`likes_user_post_idx`), not under the post (the primary key, which SQLite otherwise picks): a
+ * reader's likes lie on a few pages that stay in memory while they read, a post's on a page of
+ * their own (on 1,000,000 posts, 6–8 µs a post against 26–39).
  */
 function likedFlag(db: Db, eb: PostsEb, viewerId: string) {
   return sql<boolean>`exists (select 1 from likes ${indexedBy(db, 'likes_user_post_idx')}
     where likes.user_id = ${viewerId} and likes.post_id = ${eb.ref('p.id')})`.as('liked');
 }
 
+/** Whether the member bookmarked the post `p`. */
 function bookmarkedFlag(eb: PostsEb, viewerId: string) {
   return eb
     .exists(
@@ -100,6 +101,7 @@ function bookmarkedFlag(eb: PostsEb, viewerId: string) {
     .as('bookmarked');
 }
 
+/** Whether the member liked and bookmarked the post `p`. */
 function viewerFlags(db: Db, eb: PostsEb, viewerId: string) {
   return [likedFlag(db, eb, viewerId), bookmarkedFlag(eb, viewerId)];
 }
