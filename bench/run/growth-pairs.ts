@@ -12,8 +12,8 @@ import { cpuSecondsOf, settle, type RunningServer } from '../lib/proc';
 import { Prng } from '../lib/prng';
 import { warmTimelines } from '../lib/timelines-ready';
 import { loadFor, prepareMembers, type PreparedMembers } from './members';
-import { LATENCY_CONNECTIONS, THROUGHPUT_CONNECTIONS, type RunOptions } from './options';
-import { startPerch } from './perch';
+import { THROUGHPUT_CONNECTIONS, type RunOptions } from './options';
+import { startPerch, warmUp } from './perch';
 import { prepareInstance, serverEnv } from './prepare';
 import { fireFor, type Load } from './scenario';
 
@@ -109,9 +109,8 @@ async function start(options: RunOptions, side: PreparedSide, reads: string[]): 
   const running = { ...side, server };
   const ready = await warmTimelines(server.url, side.prepared.members, side.copy.runner);
   log(`  home timelines: ${formatCount(ready.built)} built in ${ready.seconds.toFixed(1)} s`);
-  const mixed = reads.flatMap((name) => scenarioOf(running, name).requests());
-  await fireFor(options, server.url, mixed, LATENCY_CONNECTIONS, options.quick ? 1 : 3);
-  await settle(server.url, '/api/health');
+  const scenarios = reads.map((name) => scenarioOf(running, name));
+  await warmUp({ options, perch: server, load: side.load }, scenarios, false);
   return running;
 }
 

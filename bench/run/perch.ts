@@ -150,7 +150,11 @@ async function sessionOf(perch: RunningServer, probe: Member | undefined) {
  * before the first write scenario: that one otherwise measured the write paths cold (like
  * 546–657 CPU µs in full runs, 446–570 run again later in the same process).
  */
-async function warmUp({ options, perch, load }: Stage, selected: Scenario[], writes: boolean) {
+export async function warmUp(
+  { options, perch, load }: Pick<Stage, 'options' | 'perch' | 'load'>,
+  selected: Scenario[],
+  writes: boolean,
+) {
   const requests = selected.filter((s) => s.write === writes).flatMap((s) => s.requests());
   if (requests.length === 0) return;
   if (writes) load.writes.current = 'warm-up';

@@ -28,10 +28,10 @@ import type { ReaderVotes } from './reader-votes';
 type Db = Kysely<Database>;
 export type VoteDirection = 'up' | 'down';
 
-/** A new comment's transaction: the comment written, or the one an earlier try made. */
 /** The post as a change under it read it (PostsService.lockedPost). */
 type LockedPost = Awaited<ReturnType<PostsService['lockedPost']>>;
 
+/** A new comment's transaction: the comment written, or the one an earlier try made. */
 type AddOutcome =
   | { replayed: true; commentId: string }
   | { replayed: false; row: repo.NewComment; postRow: LockedPost };
