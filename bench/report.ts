@@ -61,6 +61,7 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
       'p99 ms',
       'CPU µs/req',
       'kB/answer',
+      'wait ms/s',
       'errors',
       'non-2xx',
     ],
@@ -74,6 +75,7 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
       String(r.p99),
       r.cpuUsPerRequest === null ? '-' : String(r.cpuUsPerRequest),
       kb(r.throughput.bytesPerAnswer),
+      r.waitMsPerSecond === null ? '-' : String(r.waitMsPerSecond),
       String(r.errors),
       String(r.non2xx),
     ]);
@@ -169,6 +171,7 @@ export function printReport(run: RunReport, log: (line?: string) => void): void 
       p99At50: r.throughput.p99,
       rssMB: r.rssMB,
       cpuUsPerRequest: r.cpuUsPerRequest,
+      waitMsPerSecond: r.waitMsPerSecond,
       bytesPerAnswer: r.throughput.bytesPerAnswer,
     })),
     server,

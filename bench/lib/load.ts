@@ -37,6 +37,11 @@ export interface ScenarioResult {
   rssMB: number | null;
   /** The server's CPU time per request answered in the throughput run, in µs. */
   cpuUsPerRequest: number | null;
+  /**
+   * Milliseconds a second the server's main thread waited, ready to run, for a core during the
+   * latency run (what p99 is read from): the machine's other work, not the server's own.
+   */
+  waitMsPerSecond: number | null;
   sampleFailure: string | null;
 }
 

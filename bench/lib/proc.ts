@@ -83,6 +83,34 @@ export function cpuSecondsOf(pid: number): number | null {
   }
 }
 
+/**
+ * The nanoseconds a thread spent ready to run but waiting for a core, from the text of its
+ * `/proc/PID/task/TID/schedstat` (time on a core, time waiting, time slices); null if unreadable.
+ */
+export function runQueueWaitNs(schedstat: string): number | null {
+  const waited = Number(schedstat.trim().split(/\s+/)[1]);
+  return Number.isFinite(waited) && waited >= 0 ? waited : null;
+}
+
+/**
+ * Seconds the main threads of a process and all its descendants (a supervisor and its workers)
+ * have waited, ready to run, for a core; null once it is gone or where the kernel does not keep
+ * it. A request waits with its event loop, so this is what the machine's other work (the load
+ * generator, the server's own helper threads) adds to latency on top of the server's own work.
+ */
+export function runQueueWaitSecondsOf(pid: number): number | null {
+  let waited: number | null;
+  try {
+    waited = runQueueWaitNs(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (waited === null) return null;
+  let seconds = waited / 1e9;
+  for (const child of childrenOf(pid)) seconds += runQueueWaitSecondsOf(child) ?? 0;
+  return seconds;
+}
+
 export interface RunningServer {
   name: string;
   url: string;

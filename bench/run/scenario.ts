@@ -15,6 +15,7 @@ import {
   cpuSecondsOf,
   freePort,
   memoryOf,
+  runQueueWaitSecondsOf,
   settle,
   startServer,
   type RunningServer,
@@ -53,7 +54,14 @@ export async function runScenario(
   const throughput = figures(await run(THROUGHPUT_CONNECTIONS, options.throughputSeconds));
   const cpuAfter = cpuSecondsOf(server.pid);
   await settle(server.url, healthPath);
+  const waitedBefore = runQueueWaitSecondsOf(server.pid);
+  const latencyStarted = performance.now();
   const latency = figures(await run(LATENCY_CONNECTIONS, options.latencySeconds));
+  const waited = waitPerSecond(
+    waitedBefore,
+    runQueueWaitSecondsOf(server.pid),
+    (performance.now() - latencyStarted) / 1000,
+  );
   await settle(server.url, healthPath);
   const memory = memoryOf(server.pid);
   const result: ScenarioResult = {
@@ -72,12 +80,23 @@ export async function runScenario(
       cpuBefore === null || cpuAfter === null || throughput.requests === 0
         ? null
         : Math.round(((cpuAfter - cpuBefore) / throughput.requests) * 1e6),
+    waitMsPerSecond: waited,
     sampleFailure: writes.failures.get(scenario.name) ?? null,
   };
   log(
-    `  ${scenario.name.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  CPU ${String(result.cpuUsPerRequest ?? '-').padStart(5)} µs/req  ${kb(result.throughput.bytesPerAnswer).padStart(5)} kB/answer  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
+    `  ${scenario.name.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  CPU ${String(result.cpuUsPerRequest ?? '-').padStart(5)} µs/req  ${kb(result.throughput.bytesPerAnswer).padStart(5)} kB/answer  waited ${String(result.waitMsPerSecond ?? '-').padStart(3)} ms/s  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
   );
   return result;
+}
+
+/** Milliseconds a second waited between two readings of runQueueWaitSecondsOf `seconds` apart. */
+export function waitPerSecond(
+  before: number | null,
+  after: number | null,
+  seconds: number,
+): number | null {
+  if (before === null || after === null || seconds <= 0 || after < before) return null;
+  return Math.round(((after - before) / seconds) * 1000);
 }
 
 /** A bare Fastify server with one small route, run as a scenario: what every ratio divides by. */
