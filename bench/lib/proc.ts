@@ -71,16 +71,24 @@ const TICKS_PER_SECOND = 100;
  * share of the cores does not enter it.
  */
 export function cpuSecondsOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return summedOverTree(pid, (id) => {
+    const stat = readFileSync(`/proc/${id}/stat`, 'utf8');
     // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    let seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-    for (const child of childrenOf(pid)) seconds += cpuSecondsOf(child) ?? 0;
-    return seconds;
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  });
+}
+
+/** `read` of a process plus that of each of its descendants; null when it throws for the process. */
+function summedOverTree(pid: number, read: (pid: number) => number): number | null {
+  let total: number;
+  try {
+    total = read(pid);
   } catch {
     return null;
   }
+  for (const child of childrenOf(pid)) total += summedOverTree(child, read) ?? 0;
+  return total;
 }
 
 /**
@@ -99,16 +107,11 @@ export function runQueueWaitNs(schedstat: string): number | null {
  * generator, the server's own helper threads) adds to latency on top of the server's own work.
  */
 export function runQueueWaitSecondsOf(pid: number): number | null {
-  let waited: number | null;
-  try {
-    waited = runQueueWaitNs(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8'));
-  } catch {
-    return null;
-  }
-  if (waited === null) return null;
-  let seconds = waited / 1e9;
-  for (const child of childrenOf(pid)) seconds += runQueueWaitSecondsOf(child) ?? 0;
-  return seconds;
+  return summedOverTree(pid, (id) => {
+    const waited = runQueueWaitNs(readFileSync(`/proc/${id}/task/${id}/schedstat`, 'utf8'));
+    if (waited === null) throw new Error(`no run-queue wait for ${id}`);
+    return waited / 1e9;
+  });
 }
 
 export interface RunningServer {
