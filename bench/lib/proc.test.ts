@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { waitPerSecond } from '../run/scenario';
-import { runQueueWaitNs, runQueueWaitSecondsOf } from './proc';
+import { runQueueWaitNs, runQueueWaitSecondsOf, waitPerSecond } from './proc';
 
 describe('run-queue wait', () => {
   it("reads a thread's wait from its schedstat", () => {

@@ -114,6 +114,16 @@ export function runQueueWaitSecondsOf(pid: number): number | null {
   });
 }
 
+/** Milliseconds a second waited between two readings of runQueueWaitSecondsOf `seconds` apart. */
+export function waitPerSecond(
+  before: number | null,
+  after: number | null,
+  seconds: number,
+): number | null {
+  if (before === null || after === null || seconds <= 0 || after < before) return null;
+  return Math.round(((after - before) / seconds) * 1000);
+}
+
 export interface RunningServer {
   name: string;
   url: string;

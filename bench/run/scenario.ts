@@ -17,6 +17,7 @@ import {
   memoryOf,
   runQueueWaitSecondsOf,
   settle,
+  waitPerSecond,
   startServer,
   type RunningServer,
 } from '../lib/proc';
@@ -87,16 +88,6 @@ export async function runScenario(
     `  ${scenario.name.padEnd(20)} ${result.rps.toFixed(0).padStart(7)} req/s  p50 ${String(result.p50).padStart(5)} ms  p99 ${String(result.p99).padStart(6)} ms  CPU ${String(result.cpuUsPerRequest ?? '-').padStart(5)} µs/req  ${kb(result.throughput.bytesPerAnswer).padStart(5)} kB/answer  waited ${String(result.waitMsPerSecond ?? '-').padStart(3)} ms/s  errors ${result.errors}  non-2xx ${result.non2xx}${result.sampleFailure ? `  (first failure: ${result.sampleFailure})` : ''}`,
   );
   return result;
-}
-
-/** Milliseconds a second waited between two readings of runQueueWaitSecondsOf `seconds` apart. */
-export function waitPerSecond(
-  before: number | null,
-  after: number | null,
-  seconds: number,
-): number | null {
-  if (before === null || after === null || seconds <= 0 || after < before) return null;
-  return Math.round(((after - before) / seconds) * 1000);
 }
 
 /** A bare Fastify server with one small route, run as a scenario: what every ratio divides by. */
