@@ -20,6 +20,7 @@ import * as outboxIdsAtCommit from './migrations/0018_outbox_ids_at_commit';
 import * as postsByAuthor from './migrations/0019_posts_by_author';
 import * as unreadCounts from './migrations/0020_unread_counts';
 import * as postsIndexedAtCommit from './migrations/0021_posts_indexed_at_commit';
+import * as postsCreatedWithAuthor from './migrations/0022_posts_created_with_author';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0019_posts_by_author': postsByAuthor,
   '0020_unread_counts': unreadCounts,
   '0021_posts_indexed_at_commit': postsIndexedAtCommit,
+  '0022_posts_created_with_author': postsCreatedWithAuthor,
 };
 
 const provider: MigrationProvider = {

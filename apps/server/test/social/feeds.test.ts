@@ -1,8 +1,11 @@
 import { ErrorMessages, postPageSchema, postSchema, type Post } from '@perch/contract';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPostKeys } from '../../src/modules/posts/posts.repository';
+import type { Database } from '../../src/db/schema';
+import { listPostKeys, type PostListQuery } from '../../src/modules/posts/posts.repository';
 import type { Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
+import { testDatabaseKind } from '../test-database';
 import {
   MINIMAL,
   bodyOf,
@@ -180,6 +183,55 @@ describe('explore for a member who follows nearly everyone', () => {
     expect(await explore()).toEqual([]);
     expect((await unfollow(t.app, fan.token, other.user._id)).statusCode).toBe(200);
     expect(sortedIds(await explore())).toEqual(sortedIds(byAuthor(other)));
+  });
+});
+
+/** SQLite's plan for the keys query listPostKeys sends, caught on its way to the database. */
+async function keysPlan(db: Kysely<Database>, query: PostListQuery): Promise<string> {
+  let caught: CompiledQuery | undefined;
+  const catching = new Proxy(db, {
+    get(target, property) {
+      if (property !== 'executeQuery') {
+        const value = Reflect.get(target, property, target) as unknown;
+        // Kysely's private fields answer only to the instance itself.
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      }
+      return (sent: CompiledQuery) => {
+        caught ??= sent;
+        return target.executeQuery(sent);
+      };
+    },
+  });
+  await listPostKeys(catching, query);
+  if (!caught) throw new Error('listPostKeys sent no query');
+  const plan = await db.executeQuery<{ detail: string }>({
+    ...caught,
+    sql: `explain query plan ${caught.sql}`,
+  });
+  return plan.rows.map((row) => row.detail).join('\n');
+}
+
+describe('explore read from the index of newest posts', () => {
+  // PostgreSQL keeps the narrow index (see migration 0022).
+  it.runIf(testDatabaseKind() === 'sqlite')('finds each post’s author in the index', async () => {
+    const db = t.app.reads;
+    const query = (after: PostListQuery['after'], hidden: string[]): PostListQuery => ({
+      viewerId: viewer.user._id,
+      filter: { kind: 'explore', viewerId: viewer.user._id },
+      sort: 'latest',
+      after,
+      limit: 3,
+      hidden,
+    });
+    const newest = written.at(-1);
+    if (!newest) throw new Error('no posts');
+    for (const plan of [
+      await keysPlan(db, query(null, [])),
+      await keysPlan(db, query([Date.parse(newest.createdAt), newest._id], [other.user._id])),
+    ]) {
+      expect(plan).toMatch(/(SCAN|SEARCH) p USING COVERING INDEX posts_created_idx\b/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+    }
   });
 });
 
