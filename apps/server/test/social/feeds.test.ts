@@ -1,9 +1,10 @@
 import { ErrorMessages, postPageSchema, postSchema, type Post } from '@perch/contract';
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema';
 import { listPostKeys, type PostListQuery } from '../../src/modules/posts/posts.repository';
 import type { Member } from '../factories';
+import { firstQuerySent } from '../first-query';
 import { call, createTestApp, type TestApp } from '../helpers';
 import { testDatabaseKind } from '../test-database';
 import {
@@ -186,27 +187,12 @@ describe('explore for a member who follows nearly everyone', () => {
   });
 });
 
-/** SQLite's plan for the keys query listPostKeys sends, caught on its way to the database. */
+/** SQLite's plan for the keys query listPostKeys sends. */
 async function keysPlan(db: Kysely<Database>, query: PostListQuery): Promise<string> {
-  let caught: CompiledQuery | undefined;
-  const catching = new Proxy(db, {
-    get(target, property) {
-      if (property !== 'executeQuery') {
-        const value = Reflect.get(target, property, target) as unknown;
-        // Kysely's private fields answer only to the instance itself.
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      }
-      return (sent: CompiledQuery) => {
-        caught ??= sent;
-        return target.executeQuery(sent);
-      };
-    },
-  });
-  await listPostKeys(catching, query);
-  if (!caught) throw new Error('listPostKeys sent no query');
+  const sent = await firstQuerySent(db, (catching) => listPostKeys(catching, query));
   const plan = await db.executeQuery<{ detail: string }>({
-    ...caught,
-    sql: `explain query plan ${caught.sql}`,
+    ...sent,
+    sql: `explain query plan ${sent.sql}`,
   });
   return plan.rows.map((row) => row.detail).join('\n');
 }

@@ -8,6 +8,7 @@ import {
   type CandidateSource,
 } from '../../src/modules/users/member-search.repository';
 import { createMember, type Member } from '../factories';
+import { firstQuerySent } from '../first-query';
 import { call, createTestApp, type TestApp } from '../helpers';
 import { block } from '../safety/safety-helpers';
 import {
@@ -182,30 +183,13 @@ describe('member search', () => {
   });
 });
 
-/** The SQL searchUsers sends, caught on its way to the database. */
-async function searchSql(
+/** The SQL searchUsers sends. */
+function searchSql(
   db: Kysely<Database>,
   text: string,
   via: CandidateSource,
 ): Promise<CompiledQuery> {
-  let caught: CompiledQuery | undefined;
-  // Its statements are compiled once and sent as they are, past any plugin.
-  const catching = new Proxy(db, {
-    get(target, property) {
-      if (property !== 'executeQuery') {
-        const value = Reflect.get(target, property, target) as unknown;
-        // Kysely's private fields answer only to the instance itself.
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      }
-      return (query: CompiledQuery) => {
-        caught ??= query;
-        return target.executeQuery(query);
-      };
-    },
-  });
-  await searchUsers(catching, { ...everyone, text, via });
-  if (!caught) throw new Error('searchUsers sent no query');
-  return caught;
+  return firstQuerySent(db, (catching) => searchUsers(catching, { ...everyone, text, via }));
 }
 
 async function planOf(db: Kysely<Database>, text: string, via: CandidateSource): Promise<string> {
