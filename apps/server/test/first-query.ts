@@ -27,3 +27,12 @@ export async function firstQuerySent(
   if (!caught) throw new Error('no query was sent');
   return caught;
 }
+
+/** SQLite's plan for `query`, one step a line. */
+export async function sqlitePlanOf(db: Kysely<Database>, query: CompiledQuery): Promise<string> {
+  const plan = await db.executeQuery<{ detail: string }>({
+    ...query,
+    sql: `explain query plan ${query.sql}`,
+  });
+  return plan.rows.map((row) => row.detail).join('\n');
+}

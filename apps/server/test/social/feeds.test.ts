@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema';
 import { listPostKeys, type PostListQuery } from '../../src/modules/posts/posts.repository';
 import type { Member } from '../factories';
-import { firstQuerySent } from '../first-query';
+import { firstQuerySent, sqlitePlanOf } from '../first-query';
 import { call, createTestApp, type TestApp } from '../helpers';
 import { testDatabaseKind } from '../test-database';
 import {
@@ -189,12 +189,7 @@ describe('explore for a member who follows nearly everyone', () => {
 
 /** SQLite's plan for the keys query listPostKeys sends. */
 async function keysPlan(db: Kysely<Database>, query: PostListQuery): Promise<string> {
-  const sent = await firstQuerySent(db, (catching) => listPostKeys(catching, query));
-  const plan = await db.executeQuery<{ detail: string }>({
-    ...sent,
-    sql: `explain query plan ${sent.sql}`,
-  });
-  return plan.rows.map((row) => row.detail).join('\n');
+  return sqlitePlanOf(db, await firstQuerySent(db, (catching) => listPostKeys(catching, query)));
 }
 
 describe('explore read from the index of newest posts', () => {

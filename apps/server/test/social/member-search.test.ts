@@ -8,7 +8,7 @@ import {
   type CandidateSource,
 } from '../../src/modules/users/member-search.repository';
 import { createMember, type Member } from '../factories';
-import { firstQuerySent } from '../first-query';
+import { firstQuerySent, sqlitePlanOf } from '../first-query';
 import { call, createTestApp, type TestApp } from '../helpers';
 import { block } from '../safety/safety-helpers';
 import {
@@ -194,13 +194,7 @@ function searchSql(
 
 async function planOf(db: Kysely<Database>, text: string, via: CandidateSource): Promise<string> {
   const query = await searchSql(db, text, via);
-  if (!isPostgres(db)) {
-    const rows = await db.executeQuery<{ detail: string }>({
-      ...query,
-      sql: `explain query plan ${query.sql}`,
-    });
-    return rows.rows.map((row) => row.detail).join('\n');
-  }
+  if (!isPostgres(db)) return sqlitePlanOf(db, query);
   // A handful of members is read fastest from the table itself; the question here is whether the
   // index can answer the query at all.
   return db.connection().execute(async (connection) => {
