@@ -12,8 +12,6 @@ type Db = Kysely<Database>;
 /** The creation time a post id was minted from; 0 below every id. */
 const timeOf = (postId: string) => (postId === '' ? 0 : decodeTime(postId));
 const later = (a: string, b: string) => (a > b ? a : b);
-const newestFirst = (a: { id: string }, b: { id: string }) =>
-  a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 
 /** A post just created (its event's payload), with its author's followers count. */
 export type NewPost = DomainEventPayloads['post.created'] & { followersCount: number };
@@ -34,6 +32,34 @@ function firstBelow(ids: readonly string[], beforeId: string): number {
     else high = middle;
   }
   return low;
+}
+
+/**
+ * The first `limit` of `keys` and `ids` together, both sorted newest first, without repeats: a
+ * merge of the two rather than a sort of both (a page of Home and the few pulled posts within its
+ * range).
+ */
+function mergedNewestFirst(
+  keys: readonly { id: string }[],
+  ids: readonly string[],
+  limit: number,
+): { id: string }[] {
+  const merged: { id: string }[] = [];
+  let k = 0;
+  let i = 0;
+  while (merged.length < limit && (k < keys.length || i < ids.length)) {
+    const key = keys[k];
+    const id = ids[i];
+    if (id === undefined || (key !== undefined && key.id >= id)) {
+      if (key?.id === id) i += 1;
+      if (key) merged.push(key);
+      k += 1;
+    } else {
+      merged.push({ id });
+      i += 1;
+    }
+  }
+  return merged;
 }
 
 /**
@@ -226,15 +252,12 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
       beforeTime: number,
       limit: number,
     ): Promise<{ id: string }[]> {
-      if (authors.length === 0) return [...keys];
-      const ids = new Set(keys.map((key) => key.id));
-      const merged = [...keys];
+      let merged: { id: string }[] | null = null;
       for (const author of authors) {
-        for (const id of await postsBetween(author, fromId, beforeId, beforeTime, limit)) {
-          if (!ids.has(id)) merged.push({ id });
-        }
+        const ids = await postsBetween(author, fromId, beforeId, beforeTime, limit);
+        if (ids.length > 0) merged = mergedNewestFirst(merged ?? keys, ids, limit);
       }
-      return merged.sort(newestFirst).slice(0, limit);
+      return merged ?? keys.slice(0, limit);
     },
 
     /** The timeline's ranked entries and the pulled authors' posts from `fromId` on. */
