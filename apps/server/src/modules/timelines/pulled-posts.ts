@@ -50,11 +50,11 @@ function mergedNewestFirst(
   while (merged.length < limit && (k < keys.length || i < ids.length)) {
     const key = keys[k];
     const id = ids[i];
-    if (id === undefined || (key !== undefined && key.id >= id)) {
-      if (key?.id === id) i += 1;
-      if (key) merged.push(key);
+    if (key !== undefined && (id === undefined || key.id >= id)) {
+      if (key.id === id) i += 1;
+      merged.push(key);
       k += 1;
-    } else {
+    } else if (id !== undefined) {
       merged.push({ id });
       i += 1;
     }
