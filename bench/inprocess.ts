@@ -10,13 +10,13 @@ import {
   createDatabase,
   openSqlite,
   type DatabaseTarget,
-} from '../apps/server/src/db/database';
-import type { Database } from '../apps/server/src/db/schema';
-import { PerchSqliteDialect } from '../apps/server/src/db/sqlite-dialect';
+} from '../apps/server/src/platform/db/database';
+import type { Database } from '../apps/server/src/platform/db/schema';
+import { PerchSqliteDialect } from '../apps/server/src/platform/db/sqlite-dialect';
 // The server's Fastify augmentations (request.viewer, app.services), which its modules rely on.
-import type {} from '../apps/server/src/app';
-import type { Viewer } from '../apps/server/src/auth/viewer';
-import { createTransact } from '../apps/server/src/events/transactions';
+import type {} from '../apps/server/src/app/app';
+import type { Viewer } from '../apps/server/src/lib/viewer';
+import { createTransact } from '../apps/server/src/platform/events/transactions';
 import { createBookmarksService } from '../apps/server/src/modules/bookmarks/bookmarks.service';
 import { createPostCards } from '../apps/server/src/modules/posts/post-cards';
 import { createEntitiesService } from '../apps/server/src/modules/discovery/entities.service';
@@ -48,7 +48,7 @@ export interface InProcessResult {
 type Db = Kysely<Database>;
 
 /**
- * The services over one database, wired as the server's composition root (src/services.ts) wires
+ * The services over one database, wired as the server's composition root (src/app/services.ts) wires
  * them. Only reads are timed: no relay hears commits, no media is checked, no timeline is kept.
  */
 function servicesOf(db: Db) {

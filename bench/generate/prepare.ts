@@ -2,9 +2,9 @@ import { rmSync } from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import { closeDatabase, createDatabase } from '../../apps/server/src/db/database';
-import { migrateToLatest } from '../../apps/server/src/db/migrate';
-import { INDEX_WAITING_POSTS_SQL } from '../../apps/server/src/db/search-index';
+import { closeDatabase, createDatabase } from '../../apps/server/src/platform/db/database';
+import { migrateToLatest } from '../../apps/server/src/platform/db/migrate';
+import { INDEX_WAITING_POSTS_SQL } from '../../apps/server/src/platform/db/search-index';
 import type { Instance } from '../lib/instance';
 import { postgresSink, sqliteSink, type Sink } from '../lib/sink';
 

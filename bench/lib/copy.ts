@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createSigner } from 'fast-jwt';
 import pg from 'pg';
-import type { DatabaseTarget } from '../../apps/server/src/db/database';
+import type { DatabaseTarget } from '../../apps/server/src/platform/db/database';
 import { openRunner, secretFileOf, type Instance, type SqlRunner } from './instance';
 
 export interface RunCopy {

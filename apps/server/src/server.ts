@@ -2,10 +2,10 @@ import cluster from 'node:cluster';
 import v8 from 'node:v8';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp, prepareDatabase } from './app';
-import { ConfigError, loadConfig, type AppConfig } from './config';
-import { closeDatabase, createDatabase, targetFromConfig } from './db/database';
-import { resolveJwtSecret } from './auth/auth.plugin';
+import { buildApp, prepareDatabase } from './app/app';
+import { ConfigError, loadConfig, type AppConfig } from './app/config';
+import { closeDatabase, createDatabase, targetFromConfig } from './platform/db/database';
+import { resolveJwtSecret } from './app/plugins/auth.plugin';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Both src/server.ts and dist/server.js sit two levels below apps/.
@@ -54,7 +54,7 @@ async function serve(config: AppConfig): Promise<void> {
  * With WORKERS > 1 this process prepares the database and the token secret once, then runs that
  * many server processes sharing the port (SQLite in WAL mode serves readers from all of them;
  * writes take turns). A worker that dies is replaced. Scheduled work runs once across the workers
- * (and across instances) through the job lock of src/infra, not by worker.
+ * (and across instances) through the job lock of src/platform/infra, not by worker.
  */
 async function supervise(config: AppConfig): Promise<void> {
   const database = createDatabase(targetFromConfig(config));

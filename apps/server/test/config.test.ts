@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/app/config';
 
 const load = (env: Record<string, string>) => loadConfig(env, { webDir: '/srv/web' });
 

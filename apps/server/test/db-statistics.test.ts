@@ -4,7 +4,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeDatabase, createDatabase } from '../src/db/database';
+import { closeDatabase, createDatabase } from '../src/platform/db/database';
 import { testDatabaseKind } from './test-database';
 
 const sqliteOnly = describe.runIf(testDatabaseKind() === 'sqlite');

@@ -1,5 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import type { Database } from '../src/db/schema';
+import type { Database } from '../src/platform/db/schema';
 
 /**
  * The first query `send` sends through the database handle it is given, caught on its way to

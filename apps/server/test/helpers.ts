@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../src/app';
-import type { AppConfig } from '../src/config';
+import { buildApp } from '../src/app/app';
+import type { AppConfig } from '../src/app/config';
 import { createTestDatabase } from './test-database';
 
 export interface TestApp {

@@ -7,16 +7,16 @@ import { Worker } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCheckpointer } from '../src/db/checkpointer';
-import { DEFAULT_SQLITE_CACHE_MIB } from '../src/config';
+import { startCheckpointer } from '../src/platform/db/checkpointer';
+import { DEFAULT_SQLITE_CACHE_MIB } from '../src/app/config';
 import {
   closeDatabase,
   createDatabase,
   targetFromConfig,
   type DatabaseHandle,
-} from '../src/db/database';
-import { migrateToLatest } from '../src/db/migrate';
-import type { Database } from '../src/db/schema';
+} from '../src/platform/db/database';
+import { migrateToLatest } from '../src/platform/db/migrate';
+import type { Database } from '../src/platform/db/schema';
 import { createTestApp } from './helpers';
 import { testDatabaseKind } from './test-database';
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoDataIfEmpty } from '../src/db/seed';
+import { seedDemoDataIfEmpty } from '../src/platform/db/seed';
 import { call, createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;

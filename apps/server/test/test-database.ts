@@ -5,9 +5,9 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { migrateToLatest } from '../src/db/migrate';
-import { createDatabase, type DatabaseHandle } from '../src/db/database';
-import type { Database } from '../src/db/schema';
+import { migrateToLatest } from '../src/platform/db/migrate';
+import { createDatabase, type DatabaseHandle } from '../src/platform/db/database';
+import type { Database } from '../src/platform/db/schema';
 
 export type TestDatabaseKind = 'sqlite' | 'postgres';
 

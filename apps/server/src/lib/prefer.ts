@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from './viewer';
 
 /**
  * `Prefer: return=minimal` (RFC 7240): the client keeps its own lists. A mutation then answers only

@@ -2,7 +2,7 @@ import { mediaUploadResponseSchema } from '@perch/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import yauzl from 'yauzl';
-import type { Database } from '../../src/db/schema';
+import type { Database } from '../../src/platform/db/schema';
 import type { Member } from '../factories';
 import { call } from '../helpers';
 import { bodyOf } from '../social/social-helpers';

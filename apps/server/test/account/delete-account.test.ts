@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AccountErrors, ErrorMessages } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaDirOf } from '../../src/app';
+import { mediaDirOf } from '../../src/app/app';
 import { newId } from '../../src/lib/ids';
 import { drain, lastOutboxId, outboxAfter } from '../events/event-helpers';
 import { createMember, type Member } from '../factories';

@@ -8,7 +8,7 @@ import {
   exportFileName,
 } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaDirOf } from '../../src/app';
+import { mediaDirOf } from '../../src/app/app';
 import { drain } from '../events/event-helpers';
 import { createMember, type Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';

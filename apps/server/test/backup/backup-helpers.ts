@@ -11,7 +11,7 @@ import { call } from '../helpers';
 import { MINIMAL, commentRequest, like, pause, postRequest } from '../social/social-helpers';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-const cliEntry = fileURLToPath(new URL('../../src/db/backup-cli.ts', import.meta.url));
+const cliEntry = fileURLToPath(new URL('../../src/cli/backup.ts', import.meta.url));
 
 /** Writes the server acknowledged (answered 2xx). */
 export interface Acknowledged {

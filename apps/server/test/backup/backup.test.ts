@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app';
+import { buildApp } from '../../src/app/app';
 import {
   BackupError,
   backupSqlite,
   defaultBackupDir,
   restoreSqlite,
   type SqliteLayout,
-} from '../../src/db/backup';
+} from '../../src/platform/db/backup';
 import type { Member } from '../factories';
 import { createTestApp, testConfig, type TestApp } from '../helpers';
 import { MINIMAL, createMembers, createPost, follow, uploadImage } from '../social/social-helpers';

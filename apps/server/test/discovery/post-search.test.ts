@@ -8,11 +8,11 @@ import {
 } from '@perch/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTransact } from '../../src/events/transactions';
+import { createTransact } from '../../src/platform/events/transactions';
 import { createSearchFirstPages } from '../../src/modules/discovery/search-first-pages';
 import { createPostCards } from '../../src/modules/posts/post-cards';
 import { newId } from '../../src/lib/ids';
-import { NUL_REFUSED } from '../../src/plugins/input-guard';
+import { NUL_REFUSED } from '../../src/app/plugins/input-guard';
 import { createMember, type Member } from '../factories';
 import { createTestApp, type TestApp } from '../helpers';
 import { mute, postIdsAt, unmute } from '../safety/safety-helpers';

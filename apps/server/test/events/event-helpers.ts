@@ -1,7 +1,7 @@
 import type { DomainEventType } from '@perch/contract';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { SESSION_COOKIE } from '../../src/auth/auth.plugin';
+import { SESSION_COOKIE } from '../../src/app/plugins/auth.plugin';
 import type { Member } from '../factories';
 
 /** An outbox row with its payload parsed. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isPostgres } from '../../src/db/dialect';
-import { createTransact, runRecorded } from '../../src/events/transactions';
+import { isPostgres } from '../../src/platform/db/dialect';
+import { createTransact, runRecorded } from '../../src/platform/events/transactions';
 import { badRequest } from '../../src/lib/errors';
 import { createMember, type Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';

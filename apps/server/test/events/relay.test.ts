@@ -2,12 +2,12 @@ import type { DomainEvent, PublishedEvent } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/schema';
-import type { DurableConsumer } from '../../src/events/consumer';
-import { createRelay, type Relay } from '../../src/events/relay';
-import { deleteEventsBefore } from '../../src/events/outbox.repository';
-import { createTransact } from '../../src/events/transactions';
-import { createLocalEventSignal } from '../../src/infra/event-signal';
+import type { Database } from '../../src/platform/db/schema';
+import type { DurableConsumer } from '../../src/platform/events/consumer';
+import { createRelay, type Relay } from '../../src/platform/events/relay';
+import { deleteEventsBefore } from '../../src/platform/events/outbox.repository';
+import { createTransact } from '../../src/platform/events/transactions';
+import { createLocalEventSignal } from '../../src/platform/infra/event-signal';
 import { useMigratedTestDatabase } from '../test-database';
 import { until } from './event-helpers';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../src/auth/auth.plugin';
+import { SESSION_COOKIE } from '../../src/app/plugins/auth.plugin';
 import { call } from '../helpers';
 import { bookmark, createPost, follow, like } from '../social/social-helpers';
 import { drain, lastOutboxId, until } from './event-helpers';

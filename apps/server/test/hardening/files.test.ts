@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaDirOf } from '../../src/app';
+import { mediaDirOf } from '../../src/app/app';
 import { createTestApp, type TestApp } from '../helpers';
 import { createMembers, createPost, uploadImage } from '../social/social-helpers';
 import { testDatabaseKind } from '../test-database';

@@ -1,7 +1,7 @@
 import type { User } from '@perch/contract';
 import { describe, expect, it } from 'vitest';
 import { createAuthService, type PasswordHasher } from '../../src/modules/auth/auth.service';
-import type { UserRow } from '../../src/db/schema';
+import type { UserRow } from '../../src/platform/db/schema';
 import { hashPassword, verifyPassword } from '../../src/lib/password';
 
 /**

@@ -2,7 +2,7 @@ import { ErrorMessages, SESSION_NOT_FOUND, sessionListSchema } from '@perch/cont
 import { createSigner } from 'fast-jwt';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app';
+import { buildApp } from '../../src/app/app';
 import { startStreamApp, type StreamApp } from '../events/stream-helpers';
 import { createMember, type Member } from '../factories';
 import { call, testConfig } from '../helpers';

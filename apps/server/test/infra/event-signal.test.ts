@@ -1,5 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLocalEventSignal, decodeSignal, encodeSignal } from '../../src/infra/event-signal';
+import {
+  createLocalEventSignal,
+  decodeSignal,
+  encodeSignal,
+} from '../../src/platform/infra/event-signal';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

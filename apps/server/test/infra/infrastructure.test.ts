@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../../src/db/schema';
+import type { Database } from '../../src/platform/db/schema';
 import {
   createInfrastructure,
   createScheduler,
   eventSignalChannel,
   jobLockKeyPrefix,
   rateLimitNamespace,
-} from '../../src/infra';
+} from '../../src/platform/infra';
 import { testConfig } from '../helpers';
 import { deleteRedisKeys, redisForTests, uniqueRedisPrefix } from '../redis';
 import { useMigratedTestDatabase } from '../test-database';

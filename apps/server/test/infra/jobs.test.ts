@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../../src/db/schema';
+import type { Database } from '../../src/platform/db/schema';
 import {
   createDatabaseJobLock,
   createScheduler,
   lockHolderId,
   type JobLock,
-} from '../../src/infra/jobs';
+} from '../../src/platform/infra/jobs';
 import { useMigratedTestDatabase } from '../test-database';
 
 const testDatabase = useMigratedTestDatabase('jobs');

@@ -2,14 +2,17 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRedisEventSignal, type RedisEventSignal } from '../../src/infra/event-signal';
-import { createRedisJobLock } from '../../src/infra/jobs';
-import { rateLimitStoreOptions } from '../../src/infra/rate-limit';
+import {
+  createRedisEventSignal,
+  type RedisEventSignal,
+} from '../../src/platform/infra/event-signal';
+import { createRedisJobLock } from '../../src/platform/infra/jobs';
+import { rateLimitStoreOptions } from '../../src/platform/infra/rate-limit';
 import {
   createRedisConnections,
   reconnectDelay,
   type RedisConnections,
-} from '../../src/infra/redis';
+} from '../../src/platform/infra/redis';
 import {
   deleteRedisKeys,
   redisForTests,

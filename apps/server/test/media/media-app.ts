@@ -1,7 +1,7 @@
 import type { MediaUploadResponse } from '@perch/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { mediaDirOf } from '../../src/app';
-import type { AppConfig } from '../../src/config';
+import { mediaDirOf } from '../../src/app/app';
+import type { AppConfig } from '../../src/app/config';
 import { mediaRoutes, type MediaRoutesOptions } from '../../src/modules/media/media.routes';
 import type { MediaStore } from '../../src/modules/media/media.store';
 import { createTestApp, type TestApp } from '../helpers';

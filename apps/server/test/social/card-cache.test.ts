@@ -9,7 +9,7 @@ import {
 import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPostgres } from '../../src/db/dialect';
+import { isPostgres } from '../../src/platform/db/dialect';
 import { createPostCards } from '../../src/modules/posts/post-cards';
 import { listPostKeys } from '../../src/modules/posts/posts.repository';
 import { createMemberStubs } from '../../src/modules/users/member-stubs';

@@ -1,7 +1,7 @@
 import { ErrorMessages, postPageSchema, postSchema, type Post } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/schema';
+import type { Database } from '../../src/platform/db/schema';
 import { listPostKeys, type PostListQuery } from '../../src/modules/posts/posts.repository';
 import type { Member } from '../factories';
 import { firstQuerySent, sqlitePlanOf } from '../first-query';

@@ -1,8 +1,8 @@
 import { userPageSchema, userSchema, type User } from '@perch/contract';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPostgres } from '../../src/db/dialect';
-import type { Database } from '../../src/db/schema';
+import { isPostgres } from '../../src/platform/db/dialect';
+import type { Database } from '../../src/platform/db/schema';
 import {
   searchUsers,
   type CandidateSource,

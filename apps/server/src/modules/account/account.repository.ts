@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { withRowLock } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import { withRowLock } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

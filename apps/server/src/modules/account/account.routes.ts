@@ -6,8 +6,8 @@ import {
 } from '@perch/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clearSessionCookie } from '../../auth/auth.plugin';
-import { viewerOf } from '../../auth/viewer';
+import { clearSessionCookie } from '../../app/plugins/auth.plugin';
+import { viewerOf } from '../../lib/viewer';
 import { AppError } from '../../lib/errors';
 
 /** After authentication, so that each member has an allowance of their own. */

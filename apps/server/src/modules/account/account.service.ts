@@ -6,10 +6,10 @@ import {
   type PasswordChangeBody,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Viewer } from '../../auth/viewer';
-import { isLockConflict } from '../../db/dialect';
-import type { Database, UserRow } from '../../db/schema';
-import type { EventRecorder, Transact } from '../../events/transactions';
+import type { Viewer } from '../../lib/viewer';
+import { isLockConflict } from '../../platform/db/dialect';
+import type { Database, UserRow } from '../../platform/db/schema';
+import type { EventRecorder, Transact } from '../../platform/events/transactions';
 import { badRequest, forbidden, unauthorized } from '../../lib/errors';
 import { SCRYPT_PREFIX, hashPassword, verifyPassword } from '../../lib/password';
 import type { PasswordHasher } from '../auth/auth.service';

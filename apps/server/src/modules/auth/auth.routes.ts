@@ -6,8 +6,8 @@ import {
   extractToken,
   sessionTokenOf,
   setSessionCookie,
-} from '../../auth/auth.plugin';
-import { viewerOf } from '../../auth/viewer';
+} from '../../app/plugins/auth.plugin';
+import { viewerOf } from '../../lib/viewer';
 import { readerOf } from '../../lib/prefer';
 
 const signInContext = (request: FastifyRequest) => ({

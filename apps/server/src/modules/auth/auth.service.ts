@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorMessages, type LoginBody, type User } from '@perch/contract';
-import type { SessionViewer, Viewer } from '../../auth/viewer';
-import type { UserRow } from '../../db/schema';
+import type { SessionViewer, Viewer } from '../../lib/viewer';
+import type { UserRow } from '../../platform/db/schema';
 import type { SessionsService } from '../sessions/sessions.service';
-import { isUniqueViolation } from '../../db/dialect';
+import { isUniqueViolation } from '../../platform/db/dialect';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { SCRYPT_PREFIX, hashPassword, verifyPassword } from '../../lib/password';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { compiledCommand } from '../../db/compiled';
-import type { Database } from '../../db/schema';
+import { compiledCommand } from '../../platform/db/compiled';
+import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

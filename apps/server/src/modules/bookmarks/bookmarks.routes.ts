@@ -2,7 +2,7 @@ import { pageQuerySchema, postIdParamsSchema, type Post } from '@perch/contract'
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerOf, withFirstPage } from '../../lib/prefer';
-import { viewerOf } from '../../auth/viewer';
+import { viewerOf } from '../../lib/viewer';
 
 /** Bookmark calls live under /users, as the original API had them. */
 export const bookmarksRoutes: FastifyPluginAsyncZod = async (app) => {

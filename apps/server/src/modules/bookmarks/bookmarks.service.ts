@@ -6,9 +6,9 @@ import {
   type Post,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Viewer } from '../../auth/viewer';
-import type { Database } from '../../db/schema';
-import type { Transact } from '../../events/transactions';
+import type { Viewer } from '../../lib/viewer';
+import type { Database } from '../../platform/db/schema';
+import type { Transact } from '../../platform/events/transactions';
 import { badRequest } from '../../lib/errors';
 import { FIRST_PAGE_SIZE, type PostsService } from '../posts/posts.service';
 import {

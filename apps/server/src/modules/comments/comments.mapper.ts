@@ -1,6 +1,6 @@
 import type { Comment } from '@perch/contract';
 import { toIso } from '../../lib/time';
-import type { Viewer } from '../../auth/viewer';
+import type { Viewer } from '../../lib/viewer';
 import { decodeEntities } from '../discovery/entities.codec';
 import type { CommentCardRow } from './comments.repository';
 

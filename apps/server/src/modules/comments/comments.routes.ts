@@ -10,7 +10,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerOf, withFirstPage } from '../../lib/prefer';
-import { viewerOf } from '../../auth/viewer';
+import { viewerOf } from '../../lib/viewer';
 
 export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { comments, posts, embeds } = app.services;

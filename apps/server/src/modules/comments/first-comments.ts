@@ -1,7 +1,7 @@
 import { EMBEDDED_COMMENTS_MAX, type Comment, type PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../platform/db/schema';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
 import { withJson } from '../../lib/serialized';
 import { toComment } from './comments.mapper';

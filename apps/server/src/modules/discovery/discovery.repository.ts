@@ -1,7 +1,7 @@
 import type { SearchTerm } from '@perch/contract';
 import { sql, type Kysely } from 'kysely';
-import { idList, idListValue, isPostgres } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import { idList, idListValue, isPostgres } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

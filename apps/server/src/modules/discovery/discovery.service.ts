@@ -9,9 +9,9 @@ import {
   type TrendingTags,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Viewer } from '../../auth/viewer';
-import { isPostgres, rowidsOf } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import type { Viewer } from '../../lib/viewer';
+import { isPostgres, rowidsOf } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 import { decodeCursor, encodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest } from '../../lib/errors';
 import type { PostsService } from '../posts/posts.service';

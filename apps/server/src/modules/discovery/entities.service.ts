@@ -6,9 +6,9 @@ import {
   type MentionEntity,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../../db/dialect';
-import type { Database } from '../../db/schema';
-import type { EventRecorder } from '../../events/transactions';
+import { isPostgres } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
+import type { EventRecorder } from '../../platform/events/transactions';
 import type { UsersService } from '../users/users.service';
 import * as repo from './entities.repository';
 

@@ -1,7 +1,7 @@
 import type { SearchTerm } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../platform/db/schema';
 import * as repo from './discovery.repository';
 
 type Db = Kysely<Database>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { viewerOf } from '../../auth/viewer';
-import { openSse } from '../../events/sse';
+import { viewerOf } from '../../lib/viewer';
+import { openSse } from '../../platform/events/sse';
 import { badRequest } from '../../lib/errors';
 
 export const HEARTBEAT_MS = 25_000;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, IdempotencyKeysTable } from '../../db/schema';
+import type { Database, IdempotencyKeysTable } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

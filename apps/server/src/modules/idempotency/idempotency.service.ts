@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_KEY_HOURS, IdempotencyErrors } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../platform/db/schema';
 import { AppError } from '../../lib/errors';
 import * as repo from './idempotency.repository';
 

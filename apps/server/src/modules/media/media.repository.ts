@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { AdvisoryLockSpace, lockForTransaction } from '../../db/dialect';
-import type { Database, MediaRow } from '../../db/schema';
+import { AdvisoryLockSpace, lockForTransaction } from '../../platform/db/dialect';
+import type { Database, MediaRow } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

@@ -9,7 +9,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, badRequest } from '../../lib/errors';
-import { viewerOf } from '../../auth/viewer';
+import { viewerOf } from '../../lib/viewer';
 
 export const DEFAULT_UPLOADS_PER_MINUTE = 30;
 

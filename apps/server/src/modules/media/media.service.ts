@@ -7,8 +7,8 @@ import {
   type PublishedEvent,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
-import type { DurableConsumer } from '../../events/consumer';
+import type { Database } from '../../platform/db/schema';
+import type { DurableConsumer } from '../../platform/events/consumer';
 import { badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { processImage } from './media.image';

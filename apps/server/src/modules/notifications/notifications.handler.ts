@@ -1,7 +1,7 @@
 import type { NotificationKind, PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
-import type { DurableConsumer } from '../../events/consumer';
+import type { Database } from '../../platform/db/schema';
+import type { DurableConsumer } from '../../platform/events/consumer';
 import { newId } from '../../lib/ids';
 import type { HiddenMembers } from '../safety/hidden-members';
 import * as repo from './notifications.repository';

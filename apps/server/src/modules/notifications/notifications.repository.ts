@@ -1,8 +1,8 @@
 import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
-import { idList, idListValue, runDeferredTriggers } from '../../db/dialect';
-import { compiledCommand, compiledQuery } from '../../db/compiled';
-import type { Database, NotificationsTable } from '../../db/schema';
+import { idList, idListValue, runDeferredTriggers } from '../../platform/db/dialect';
+import { compiledCommand, compiledQuery } from '../../platform/db/compiled';
+import type { Database, NotificationsTable } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

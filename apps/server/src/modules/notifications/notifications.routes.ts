@@ -1,6 +1,6 @@
 import { pageQuerySchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { viewerOf } from '../../auth/viewer';
+import { viewerOf } from '../../lib/viewer';
 
 export const notificationsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { notifications } = app.services;

@@ -6,10 +6,10 @@ import {
   type UnreadCount,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Viewer } from '../../auth/viewer';
-import type { Database } from '../../db/schema';
-import { idListValue } from '../../db/dialect';
-import type { EventRecorder, Transact } from '../../events/transactions';
+import type { Viewer } from '../../lib/viewer';
+import type { Database } from '../../platform/db/schema';
+import { idListValue } from '../../platform/db/dialect';
+import type { EventRecorder, Transact } from '../../platform/events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { toIso } from '../../lib/time';
 import { toUserStub } from '../users/users.mapper';

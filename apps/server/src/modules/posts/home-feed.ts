@@ -1,6 +1,6 @@
 import type { FeedQuery, PostPage } from '@perch/contract';
 import { decodeTime } from 'ulid';
-import type { Viewer } from '../../auth/viewer';
+import type { Viewer } from '../../lib/viewer';
 import { encodeCursor } from '../../lib/cursor';
 import type { TimelinesService } from '../timelines/timelines.service';
 import type { Hydrate, PagePost, PulledPage } from './hydrate';

@@ -1,9 +1,9 @@
 import type { PublishedEvent, UserStub } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { idListValue } from '../../db/dialect';
+import { idListValue } from '../../platform/db/dialect';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../platform/db/schema';
 import { packFace, unpackFace, type PackedCard } from './packed-cards';
 import { faceOf, keptFace, type PostFace } from './posts.mapper';
 import { postsAmong, postsAtRows, type PostRecord } from './posts.repository';

@@ -1,7 +1,7 @@
 import type { Post, UserStub } from '@perch/contract';
 import { decodeEntities } from '../discovery/entities.codec';
 import { toIso } from '../../lib/time';
-import { sqlBoolean } from '../../db/dialect';
+import { sqlBoolean } from '../../platform/db/dialect';
 import { jsonOf, ownCopy, withJson } from '../../lib/serialized';
 import type { PostCardRow, PostRecord } from './posts.repository';
 

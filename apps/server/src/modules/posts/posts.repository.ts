@@ -1,8 +1,15 @@
 import type { PostSort } from '@perch/contract';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { compiledQuery, compiledShapes } from '../../db/compiled';
-import { idList, idListValue, indexedBy, rowidOf, rowidsOf, withRowLock } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import { compiledQuery, compiledShapes } from '../../platform/db/compiled';
+import {
+  idList,
+  idListValue,
+  indexedBy,
+  rowidOf,
+  rowidsOf,
+  withRowLock,
+} from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 type PostsEb = ExpressionBuilder<Database & { p: Database['posts'] }, 'p'>;

@@ -11,7 +11,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerOf, withFirstPage } from '../../lib/prefer';
-import { viewerOf } from '../../auth/viewer';
+import { viewerOf } from '../../lib/viewer';
 
 export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { posts, embeds } = app.services;

@@ -1,7 +1,7 @@
 import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import { idListValue, sqlBoolean } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import { idListValue, sqlBoolean } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 import { keptPerMember } from '../../lib/kept-until-changed';
 import { bookmarkedPostIds, flagsAmong, likedPostIds } from './posts.repository';
 

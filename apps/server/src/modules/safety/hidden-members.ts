@@ -1,7 +1,7 @@
 import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../platform/db/schema';
 import { keptByKeyUntilChanged } from '../../lib/kept-until-changed';
 import * as repo from './safety.repository';
 

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { compiledQuery } from '../../db/compiled';
-import { sqlBoolean } from '../../db/dialect';
-import type { Database, UserRow } from '../../db/schema';
+import { compiledQuery } from '../../platform/db/compiled';
+import { sqlBoolean } from '../../platform/db/dialect';
+import type { Database, UserRow } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

@@ -1,6 +1,6 @@
 import { pageQuerySchema, userIdParamsSchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { viewerOf } from '../../auth/viewer';
+import { viewerOf } from '../../lib/viewer';
 
 /**
  * Under /api/users, beside follow: registered before the users routes, so that /me/blocked and

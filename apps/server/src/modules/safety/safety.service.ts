@@ -1,8 +1,8 @@
 import { ErrorMessages, SafetyErrors, type PageQuery, type UserPage } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Viewer } from '../../auth/viewer';
-import type { Database } from '../../db/schema';
-import type { Transact } from '../../events/transactions';
+import type { Viewer } from '../../lib/viewer';
+import type { Database } from '../../platform/db/schema';
+import type { Transact } from '../../platform/events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import type { NotificationsService } from '../notifications/notifications.service';

@@ -1,7 +1,7 @@
 import { sessionParamsSchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clearSessionCookie } from '../../auth/auth.plugin';
-import { viewerOf } from '../../auth/viewer';
+import { clearSessionCookie } from '../../app/plugins/auth.plugin';
+import { viewerOf } from '../../lib/viewer';
 
 /** The member's signed-in devices: listed, and ended one by one. */
 export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {

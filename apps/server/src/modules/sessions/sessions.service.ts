@@ -1,9 +1,9 @@
 import { SESSION_NOT_FOUND, type SessionList } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Viewer } from '../../auth/viewer';
-import type { Database } from '../../db/schema';
-import type { EventRecorder, Transact } from '../../events/transactions';
+import type { Viewer } from '../../lib/viewer';
+import type { Database } from '../../platform/db/schema';
+import type { EventRecorder, Transact } from '../../platform/events/transactions';
 import { notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toIso } from '../../lib/time';

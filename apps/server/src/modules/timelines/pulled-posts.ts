@@ -2,8 +2,8 @@ import type { DomainEventPayloads, PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { decodeTime } from 'ulid';
-import { idListValue } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import { idListValue } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 import * as pulled from './pulled.repository';
 import { TOP, type RankedEntry } from './timelines.repository';
 

@@ -1,7 +1,7 @@
 import type { Compilable, Kysely } from 'kysely';
-import { compiledCommand, compiledQuery } from '../../db/compiled';
-import { idList } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import { compiledCommand, compiledQuery } from '../../platform/db/compiled';
+import { idList } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 import type { RankedEntry } from './timelines.repository';
 
 type Db = Kysely<Database>;

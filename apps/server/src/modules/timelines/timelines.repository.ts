@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { compiledCommand, compiledQuery } from '../../db/compiled';
-import { idList, idListValue } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import { compiledCommand, compiledQuery } from '../../platform/db/compiled';
+import { idList, idListValue } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

@@ -2,8 +2,8 @@ import type { DomainEventPayloads, PostSort, PublishedEvent } from '@perch/contr
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../db/schema';
-import type { DurableConsumer } from '../../events/consumer';
+import type { Database } from '../../platform/db/schema';
+import type { DurableConsumer } from '../../platform/events/consumer';
 import { createPulledPosts } from './pulled-posts';
 import * as repo from './timelines.repository';
 import { rankTrending, trendingAfter, type Ranked } from './trending';

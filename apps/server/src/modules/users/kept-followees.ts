@@ -1,6 +1,6 @@
 import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../platform/db/schema';
 import { keptPerMember } from '../../lib/kept-until-changed';
 import { followeesAmong, listFollowingIds } from './users.repository';
 

@@ -1,8 +1,8 @@
 import type { PublishedEvent, UserStub } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { idListValue } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import { idListValue } from '../../platform/db/dialect';
+import type { Database } from '../../platform/db/schema';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
 import { withJson } from '../../lib/serialized';
 import { toUserStub } from './users.mapper';

@@ -1,5 +1,5 @@
 import type { User, UserStub } from '@perch/contract';
-import type { MemberRow, UserRow } from '../../db/schema';
+import type { MemberRow, UserRow } from '../../platform/db/schema';
 import { toIso } from '../../lib/time';
 
 /** The wire shape of a member; the email is shown only to its owner, the password hash never. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { compiledQuery, compiledShapes } from '../../db/compiled';
-import { idList, idListValue, joinedIds, splitIds, withRowLock } from '../../db/dialect';
-import type { Database, MemberRow, NewUser, UserRow } from '../../db/schema';
+import { compiledQuery, compiledShapes } from '../../platform/db/compiled';
+import { idList, idListValue, joinedIds, splitIds, withRowLock } from '../../platform/db/dialect';
+import type { Database, MemberRow, NewUser, UserRow } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

@@ -9,7 +9,7 @@ import {
 } from '@perch/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { viewerOf } from '../../auth/viewer';
+import { viewerOf } from '../../lib/viewer';
 import { readerOf } from '../../lib/prefer';
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -11,10 +11,10 @@ import {
   type UserStub,
 } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Viewer } from '../../auth/viewer';
-import { isPostgres, sqlBoolean } from '../../db/dialect';
-import type { Database, NewUser, UserRow } from '../../db/schema';
-import type { EventRecorder, Transact } from '../../events/transactions';
+import type { Viewer } from '../../lib/viewer';
+import { isPostgres, sqlBoolean } from '../../platform/db/dialect';
+import type { Database, NewUser, UserRow } from '../../platform/db/schema';
+import type { EventRecorder, Transact } from '../../platform/events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import type { MediaService } from '../media/media.service';

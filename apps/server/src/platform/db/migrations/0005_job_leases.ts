@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * Scheduled work (such as sweeping unused uploads) runs once across every process sharing the
  * database: whoever holds a job's lease runs it. A lease that is not renewed expires, and another
- * process takes it over (see src/infra/jobs.ts).
+ * process takes it over (see src/platform/infra/jobs.ts).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -8,8 +8,8 @@ import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { ErrorMessages } from '@perch/contract';
 import type { AppConfig } from '../config';
-import { unauthorized } from '../lib/errors';
-import type { SessionViewer, Viewer } from './viewer';
+import { unauthorized } from '../../lib/errors';
+import type { SessionViewer, Viewer } from '../../lib/viewer';
 
 interface TokenPayload {
   username: string;

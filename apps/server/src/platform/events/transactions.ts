@@ -4,7 +4,7 @@ import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
 import { executeCompiled } from '../db/compiled';
 import { withStatementsLent } from '../db/direct-statements';
-import { AppError } from '../lib/errors';
+import { AppError } from '../../lib/errors';
 import { appendEvents } from './outbox.repository';
 
 type Db = Kysely<Database>;

@@ -1,6 +1,6 @@
 import { STREAM_READY, STREAM_RESET, type PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
-import type { Viewer } from '../auth/viewer';
+import type { Viewer } from '../../lib/viewer';
 import type { Database } from '../db/schema';
 import { lastEventId, listEventsAfter, prunedUpTo } from './outbox.repository';
 import type { Relay } from './relay';

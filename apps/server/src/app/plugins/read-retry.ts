@@ -1,7 +1,7 @@
 import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
-import { isConnectionLost } from '../db/dialect';
+import { isConnectionLost } from '../../platform/db/dialect';
 
 const RETRY_DELAY_MS = 100;
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ErrorMessages } from '@perch/contract';
-import { unauthorized } from '../lib/errors';
+import { unauthorized } from './errors';
 
 /** The member a request acts for, as the token names them. */
 export interface Viewer {

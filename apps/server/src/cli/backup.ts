@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { mediaDirOf } from '../app';
-import { ConfigError, loadConfig } from '../config';
-import { BackupError, backupSqlite, defaultBackupDir, restoreSqlite } from './backup';
-import { targetFromConfig } from './database';
+import { mediaDirOf } from '../app/app';
+import { ConfigError, loadConfig } from '../app/config';
+import { BackupError, backupSqlite, defaultBackupDir, restoreSqlite } from '../platform/db/backup';
+import { targetFromConfig } from '../platform/db/database';
 
 /**
  * `npm run backup [-- <folder>]` and `npm run restore -- <backup folder> [--force]`, on the

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { loadConfig } from '../config';
-import { closeDatabase, createDatabase, targetFromConfig } from './database';
-import { migrateToLatest } from './migrate';
-import { seedDemoDataIfEmpty } from './seed';
+import { loadConfig } from '../app/config';
+import { closeDatabase, createDatabase, targetFromConfig } from '../platform/db/database';
+import { migrateToLatest } from '../platform/db/migrate';
+import { seedDemoDataIfEmpty } from '../platform/db/seed';
 import type { Kysely } from 'kysely';
 
 /** `npm run seed`: migrate, then add the demo data if the database is empty. */

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AppConfig } from '../config';
+import type { AppConfig } from '../../app/config';
 import type { Database } from '../db/schema';
 import { createLocalEventSignal, createRedisEventSignal, type EventSignal } from './event-signal';
 import { createDatabaseJobLock, createRedisJobLock, lockHolderId, type JobLock } from './jobs';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testDatabaseKind } from '../../test/test-database';
+import { testDatabaseKind } from '../../../test/test-database';
 import { runConsumer, type DurableConsumer } from '../events/consumer';
 import { appendEvents } from '../events/outbox.repository';
 import { createTransact } from '../events/transactions';

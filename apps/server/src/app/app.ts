@@ -13,34 +13,34 @@ import {
   createDatabase,
   targetFromConfig,
   type DatabaseHandle,
-} from './db/database';
-import { migrateToLatest } from './db/migrate';
-import type { Database } from './db/schema';
-import { seedDemoDataIfEmpty } from './db/seed';
-import { authPlugin } from './auth/auth.plugin';
-import { createInfrastructure } from './infra';
-import { accountRoutes } from './modules/account/account.routes';
-import { authRoutes } from './modules/auth/auth.routes';
-import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes';
-import { commentsRoutes } from './modules/comments/comments.routes';
-import { eventsRoutes } from './modules/events/events.routes';
-import { healthRoutes } from './modules/health/health.routes';
-import { mediaPlugin } from './modules/media/media.plugin';
-import { mediaRoutes } from './modules/media/media.routes';
-import { createDiskMediaStore } from './modules/media/media.store';
-import { discoveryRoutes } from './modules/discovery/discovery.routes';
-import { notificationsRoutes } from './modules/notifications/notifications.routes';
-import { postsRoutes } from './modules/posts/posts.routes';
-import { sessionsRoutes } from './modules/sessions/sessions.routes';
-import { safetyRoutes } from './modules/safety/safety.routes';
-import { usersRoutes } from './modules/users/users.routes';
+} from '../platform/db/database';
+import { migrateToLatest } from '../platform/db/migrate';
+import type { Database } from '../platform/db/schema';
+import { seedDemoDataIfEmpty } from '../platform/db/seed';
+import { authPlugin } from './plugins/auth.plugin';
+import { createInfrastructure } from '../platform/infra';
+import { accountRoutes } from '../modules/account/account.routes';
+import { authRoutes } from '../modules/auth/auth.routes';
+import { bookmarksRoutes } from '../modules/bookmarks/bookmarks.routes';
+import { commentsRoutes } from '../modules/comments/comments.routes';
+import { eventsRoutes } from '../modules/events/events.routes';
+import { healthRoutes } from '../modules/health/health.routes';
+import { mediaPlugin } from '../modules/media/media.plugin';
+import { mediaRoutes } from '../modules/media/media.routes';
+import { createDiskMediaStore } from '../modules/media/media.store';
+import { discoveryRoutes } from '../modules/discovery/discovery.routes';
+import { notificationsRoutes } from '../modules/notifications/notifications.routes';
+import { postsRoutes } from '../modules/posts/posts.routes';
+import { sessionsRoutes } from '../modules/sessions/sessions.routes';
+import { safetyRoutes } from '../modules/safety/safety.routes';
+import { usersRoutes } from '../modules/users/users.routes';
 import { bodyLimitGuard } from './plugins/body-limit';
 import { answerClientError, answerFrameworkError, errorHandler } from './plugins/error-handler';
 import { inputGuard } from './plugins/input-guard';
 import { readRetry } from './plugins/read-retry';
 import { securityHeaders } from './plugins/security-headers';
 import { webPlugin } from './plugins/web';
-import { answerJson } from './lib/serialized';
+import { answerJson } from '../lib/serialized';
 import { createServices, type Services } from './services';
 
 declare module 'fastify' {

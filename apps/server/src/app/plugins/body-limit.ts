@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { MEDIA_MAX_BYTES, MediaMessages } from '@perch/contract';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../lib/errors';
+import { AppError } from '../../lib/errors';
 
 /** How long a connection closed mid-upload goes on reading the rest before it is cut. */
 const LINGER_MS = 5_000;

@@ -31,7 +31,7 @@ export interface AppConfig {
   /**
    * A redis:// or rediss:// URL: events, scheduled work and rate limits are coordinated through
    * Redis, so that several processes and instances can serve one PostgreSQL database. null keeps
-   * everything in this process (see src/infra).
+   * everything in this process (see src/platform/infra).
    */
   redisUrl: string | null;
   /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { containsNul } from '../db/dialect';
-import { badRequest } from '../lib/errors';
+import { containsNul } from '../../platform/db/dialect';
+import { badRequest } from '../../lib/errors';
 
 export const NUL_REFUSED = 'Text must not contain NUL characters.';
 

@@ -23,7 +23,7 @@ import { createWaitingPostsIndexer } from './search-index';
 import { PerchSqliteDialect } from './sqlite-dialect';
 import { planWithoutValueSamples } from './statistics';
 import type { Database } from './schema';
-import { DEFAULT_SQLITE_CACHE_MIB } from '../config';
+import { DEFAULT_SQLITE_CACHE_MIB } from '../../app/config';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 

@@ -3,8 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isConnectionLost, isForeignKeyViolation } from '../db/dialect';
-import { AppError } from '../lib/errors';
+import { isConnectionLost, isForeignKeyViolation } from '../../platform/db/dialect';
+import { AppError } from '../../lib/errors';
 
 // zod's own wording begins with one of these; our schemas' messages name their field already.
 const GENERIC_MESSAGE = /^(Invalid|Too|Unrecognized|Expected)/;

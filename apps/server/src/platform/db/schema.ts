@@ -126,7 +126,7 @@ export interface NotificationUnreadCountsTable {
   count: number | string;
 }
 
-/** Who runs a scheduled job until when (see src/infra/jobs.ts). */
+/** Who runs a scheduled job until when (see src/platform/infra/jobs.ts). */
 export interface JobLeasesTable {
   name: string;
   /** The process that holds the lease; it may renew it, others may take it once it expired. */
