@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { loadSchemas } from './lib/schemas';
-import './styles/tokens.css';
-import './styles/base.css';
+import { loadSchemas } from './shared/lib/schemas';
+import './shared/styles/tokens.css';
+import './shared/styles/base.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element.');

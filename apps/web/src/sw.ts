@@ -8,8 +8,8 @@ import {
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
-import { OUTBOX_SYNC_TAG, OUTBOX_SENT_MESSAGE } from './features/outbox/backgroundSync';
-import { sendWaitingFromWorker } from './features/outbox/workerSender';
+import { OUTBOX_SYNC_TAG, OUTBOX_SENT_MESSAGE } from './shared/offlineQueue/backgroundSync';
+import { sendWaitingFromWorker } from './features/offlineQueue/workerSender';
 
 declare let self: ServiceWorkerGlobalScope;
 

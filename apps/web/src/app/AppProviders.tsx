@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { SessionProvider } from '../features/auth/SessionProvider';
-import type { SessionStore } from '../features/auth/session';
+import { SessionProvider } from '../entities/session/SessionProvider';
+import type { SessionStore } from '../entities/session/session';
 import { LiveEventsProvider } from '../features/live/LiveEventsProvider';
 import { AppToaster } from './AppToaster';
 import { createQueryClient } from './queryClient';

@@ -1,6 +1,6 @@
-import { Button } from '../components/Button';
-import { Logo } from '../components/Logo';
-import '../features/notFound/notFound.css';
+import { Button } from '../shared/components/Button';
+import { Logo } from '../shared/components/Logo';
+import '../shared/styles/notFound.css';
 
 /** Shown when a screen fails to render. */
 export function RouteErrorPage() {

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../lib/api';
+import { isApiError } from '../shared/lib/api';
 
 const MAX_RETRIES = 2;
 

@@ -11,7 +11,7 @@ import { LikedPostsPage } from '../features/likedPosts/LikedPostsPage';
 import { NotFoundPage } from '../features/notFound/NotFoundPage';
 import { PostPage } from '../features/posts/PostPage';
 import { RouteErrorBoundary } from './RouteErrorBoundary';
-import { ScrollRestoration } from './ScrollRestoration';
+import { ScrollRestoration } from '../shared/components/ScrollRestoration';
 
 // Screens a visit seldom starts on load when first opened, keeping the initial JavaScript small
 // (the service worker has them precached, so later opens are instant).

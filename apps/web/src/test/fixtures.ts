@@ -1,5 +1,5 @@
 import type { User } from '@perch/contract';
-import { SESSION_STORAGE_KEY, type Session } from '../features/auth/session';
+import { SESSION_STORAGE_KEY, type Session } from '../entities/session/session';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   const id = overrides._id ?? '01JTESTUSER0000000000000001';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import illustrationUrl from '../../assets/auth-illustration.svg';
-import { Logo } from '../../components/Logo';
+import illustrationUrl from '../../shared/assets/auth-illustration.svg';
+import { Logo } from '../../shared/components/Logo';
 import './auth.css';
 
 interface AuthLayoutProps {

@@ -2,10 +2,10 @@ import { GUEST_CREDENTIALS } from '@perch/contract';
 import { useState, type SubmitEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router-dom';
-import { Button } from '../../components/Button';
-import { TextField } from '../../components/TextField';
-import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { authMessages, useLoginMutation } from './auth.queries';
+import { Button } from '../../shared/components/Button';
+import { TextField } from '../../shared/components/TextField';
+import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { authMessages, useLoginMutation } from '../../entities/session/auth.queries';
 import { AuthLayout } from './AuthLayout';
 
 type Pending = 'login' | 'guest' | null;

@@ -1,5 +1,5 @@
 import { Navigate, Outlet } from 'react-router-dom';
-import { useSession } from './SessionProvider';
+import { useSession } from '../../entities/session/SessionProvider';
 
 /** Renders the nested routes only with a session; otherwise sends the visitor to /login. */
 export function RequireAuth() {

@@ -2,12 +2,12 @@ import { PASSWORD_MIN, PASSWORD_MISMATCH } from '@perch/contract';
 import { useState, type SubmitEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'react-router-dom';
-import { Button } from '../../components/Button';
-import { AlertIcon } from '../../components/icons';
-import { TextField } from '../../components/TextField';
-import { isApiError } from '../../lib/api';
-import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import { useSignupMutation } from './auth.queries';
+import { Button } from '../../shared/components/Button';
+import { AlertIcon } from '../../shared/components/icons';
+import { TextField } from '../../shared/components/TextField';
+import { isApiError } from '../../shared/lib/api';
+import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import { useSignupMutation } from '../../entities/session/auth.queries';
 import { AuthLayout } from './AuthLayout';
 
 const EMPTY_FORM = {

@@ -1,4 +1,4 @@
-import { PageHeader } from '../layout/PageHeader';
+import { PageHeader } from '../../shared/components/PageHeader';
 import { PostFeed } from '../posts/PostFeed';
 
 export function BookmarksPage() {

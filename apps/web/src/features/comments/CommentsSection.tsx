@@ -1,23 +1,23 @@
 import type { Comment, Post } from '@perch/contract';
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Avatar } from '../../components/Avatar';
-import { Button } from '../../components/Button';
-import { MoreIcon } from '../../components/icons';
-import { useRequiredSession } from '../auth/SessionProvider';
-import { profilePath } from '../layout/navigation';
+import { Avatar } from '../../shared/components/Avatar';
+import { Button } from '../../shared/components/Button';
+import { MoreIcon } from '../../shared/components/icons';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
+import { profilePath } from '../../shared/lib/paths';
 import { MentionListbox } from '../mentions/MentionListbox';
 import { useMentionAutocomplete } from '../mentions/useMentionAutocomplete';
-import { ActionMenu, type ActionMenuItem } from '../posts/ActionMenu';
-import { EditIcon, TrashIcon } from '../posts/postIcons';
-import { RichText } from '../posts/RichText';
+import { ActionMenu, type ActionMenuItem } from '../../shared/components/ActionMenu';
+import { EditIcon, TrashIcon } from '../../shared/components/postIcons';
+import { RichText } from '../../shared/components/RichText';
 import {
   flattenComments,
   useAddComment,
   useComments,
   useDeleteComment,
   useEditComment,
-} from './comments.queries';
+} from '../../entities/comment/comments.queries';
 import './comments.css';
 
 export const COMMENT_INPUT_LABEL = 'Add a new comment';

@@ -1,6 +1,6 @@
 import { useCallback, useId, useRef, useState } from 'react';
-import { useMenuDismiss } from '../layout/useMenuDismiss';
-import { formatFullDate, formatRelativeTime } from '../../lib/relativeTime';
+import { useMenuDismiss } from '../../shared/hooks/useMenuDismiss';
+import { formatFullDate, formatRelativeTime } from '../../shared/lib/relativeTime';
 import type { Draft } from './draftStore';
 import './drafts.css';
 

@@ -2,7 +2,7 @@ import type { Post } from '@perch/contract';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
-import { json, makePost, me, mockFeeds, signInAsMe } from '../posts/posts.mocks';
+import { json, makePost, me, mockFeeds, signInAsMe } from '../../entities/post/posts.mocks';
 import { server } from '../../test/server';
 import { http } from 'msw';
 import { listDrafts, readDraft, editDraftId } from './draftStore';

@@ -1,6 +1,6 @@
-import { PageHeader } from '../layout/PageHeader';
-import { QueuedPosts } from '../outbox/QueuedPosts';
-import { PostComposer } from '../posts/PostComposer';
+import { PageHeader } from '../../shared/components/PageHeader';
+import { QueuedPosts } from '../offlineQueue/QueuedPosts';
+import { PostComposer } from '../composer/PostComposer';
 import { PostFeed } from '../posts/PostFeed';
 import { NewPostsPill } from './NewPostsPill';
 

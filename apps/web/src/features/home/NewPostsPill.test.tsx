@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { installFakeEventSource, type FakeEventSource } from '../../test/fakeEventSource';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { grace, json, makePost, me, signInAsMe } from '../posts/posts.mocks';
+import { grace, json, makePost, me, signInAsMe } from '../../entities/post/posts.mocks';
 
 const PILL = /^\d+ new posts?$/;
 

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { ArrowUpIcon } from '../../components/icons';
+import { ArrowUpIcon } from '../../shared/components/icons';
 import { useNewPostsStore } from '../live/LiveEventsProvider';
-import { reloadHomeFromTop } from '../posts/postCache';
+import { reloadHomeFromTop } from '../../entities/post/postCache';
 import './home.css';
 
 export function newPostsLabel(count: number): string {

@@ -1,12 +1,12 @@
 import type { User } from '@perch/contract';
 import { useCallback, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Avatar } from '../../components/Avatar';
-import { IconButton } from '../../components/IconButton';
-import { LogoutIcon, MoreIcon, SettingsIcon } from '../../components/icons';
-import { useLogout } from '../auth/auth.queries';
-import { profilePath, SETTINGS_PATH } from './navigation';
-import { useMenuDismiss } from './useMenuDismiss';
+import { Avatar } from '../../shared/components/Avatar';
+import { IconButton } from '../../shared/components/IconButton';
+import { LogoutIcon, MoreIcon, SettingsIcon } from '../../shared/components/icons';
+import { useLogout } from '../../entities/session/auth.queries';
+import { profilePath, SETTINGS_PATH } from '../../shared/lib/paths';
+import { useMenuDismiss } from '../../shared/hooks/useMenuDismiss';
 
 interface AccountMenuItemsProps {
   id: string;

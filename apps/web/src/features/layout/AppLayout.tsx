@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import { useOutboxSender } from '../outbox/useOutboxSender';
-import { usePendingDeletes } from '../posts/posts.queries';
+import { useOutboxSender } from '../offlineQueue/useOfflineQueueSender';
+import { usePendingDeletes } from '../../entities/post/posts.queries';
 import { BottomBar } from './BottomBar';
 import { CreatePostModal } from './CreatePostModal';
 import { Header } from './Header';

@@ -1,12 +1,12 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { NavLink, useMatch } from 'react-router-dom';
-import { MoreIcon, NewPostIcon } from '../../components/icons';
-import { useRequiredSession } from '../auth/SessionProvider';
+import { MoreIcon, NewPostIcon } from '../../shared/components/icons';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { UnreadBadge, unreadLabel } from '../notifications/UnreadBadge';
-import { useUnreadCount } from '../notifications/notifications.queries';
+import { useUnreadCount } from '../../entities/notification/notifications.queries';
 import { AccountMenuItems } from './AccountMenu';
-import { primaryNavItems, SETTINGS_PATH, type NavItem } from './navigation';
-import { useMenuDismiss } from './useMenuDismiss';
+import { primaryNavItems, SETTINGS_PATH, type NavItem } from '../../shared/lib/paths';
+import { useMenuDismiss } from '../../shared/hooks/useMenuDismiss';
 
 interface BottomBarProps {
   onCreatePost: () => void;

@@ -1,5 +1,5 @@
-import { Modal } from '../../components/Modal';
-import { PostComposer } from '../posts/PostComposer';
+import { Modal } from '../../shared/components/Modal';
+import { PostComposer } from '../composer/PostComposer';
 
 interface CreatePostModalProps {
   open: boolean;

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { Logo } from '../../components/Logo';
+import { Logo } from '../../shared/components/Logo';
 
 export function Header() {
   return (

@@ -1,9 +1,9 @@
 import { useMatch } from 'react-router-dom';
 import { TrendingTags } from '../tags/TrendingTags';
-import { UserSearch } from '../users/UserSearch';
-import { WhoToFollow } from '../users/WhoToFollow';
-import '../users/users.css';
-import { SEARCH_PATH } from './navigation';
+import { UserSearch } from '../people/UserSearch';
+import { WhoToFollow } from '../people/WhoToFollow';
+import '../../entities/member/ui/users.css';
+import { SEARCH_PATH } from '../../shared/lib/paths';
 
 /** Right column on wide screens: member search, trending tags and who to follow. */
 export function RightPanel() {

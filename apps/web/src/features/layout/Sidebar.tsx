@@ -1,11 +1,11 @@
 import { NavLink } from 'react-router-dom';
-import { Button } from '../../components/Button';
-import { PenIcon } from '../../components/icons';
-import { useRequiredSession } from '../auth/SessionProvider';
+import { Button } from '../../shared/components/Button';
+import { PenIcon } from '../../shared/components/icons';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { UnreadBadge, unreadLabel } from '../notifications/UnreadBadge';
-import { useUnreadCount } from '../notifications/notifications.queries';
+import { useUnreadCount } from '../../entities/notification/notifications.queries';
 import { AccountMenu } from './AccountMenu';
-import { primaryNavItems } from './navigation';
+import { primaryNavItems } from '../../shared/lib/paths';
 
 interface SidebarProps {
   onCreatePost: () => void;

@@ -5,7 +5,7 @@ import { installFakeEventSource, type FakeEventSource } from '../../test/fakeEve
 import { storeSession } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { grace, makePost, me, mockFeeds, signInAsMe } from '../posts/posts.mocks';
+import { grace, makePost, me, mockFeeds, signInAsMe } from '../../entities/post/posts.mocks';
 
 async function openStream(streams: typeof FakeEventSource): Promise<FakeEventSource> {
   await waitFor(() => {

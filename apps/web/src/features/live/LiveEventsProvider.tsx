@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useEffect, useState, type ReactNode } from 'react';
-import { refreshSessionCookie } from '../auth/auth.api';
-import { useSession, useSessionStore } from '../auth/SessionProvider';
-import { setUnreadCount } from '../notifications/notifications.queries';
-import type { PostPages } from '../posts/postCache';
-import { parseListKey } from '../posts/postKeys';
+import { refreshSessionCookie } from '../../entities/session/auth.api';
+import { useSession, useSessionStore } from '../../entities/session/SessionProvider';
+import { setUnreadCount } from '../../entities/notification/notifications.queries';
+import type { PostPages } from '../../entities/post/postCache';
+import { parseListKey } from '../../entities/post/postKeys';
 import { connectLiveEvents, type EventSourceFactory } from './liveConnection';
 import { applyLiveEvent, resyncEverything, type LiveContext } from './liveEvents';
-import { createNewPostsStore, type NewPostsStore } from './newPosts';
+import { createNewPostsStore, type NewPostsStore } from '../../shared/live/newPosts';
 
 const NewPostsContext = createContext<NewPostsStore | null>(null);
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadSchemas } from '../../lib/schemas';
+import { loadSchemas } from '../../shared/lib/schemas';
 import { FakeEventSource } from '../../test/fakeEventSource';
-import type { LiveEvent } from './liveEventTypes';
+import type { LiveEvent } from '../../shared/live/liveEventTypes';
 import { connectLiveEvents, LIVE_EVENTS_URL, type LiveHandlers } from './liveConnection';
 
 /** Connects and waits until the first stream is open (after the schemas have loaded). */

@@ -1,11 +1,11 @@
 import { STREAM_READY, STREAM_RESET, type StreamReady } from '@perch/contract';
-import { loadSchemas, type Schemas } from '../../lib/schemas';
+import { loadSchemas, type Schemas } from '../../shared/lib/schemas';
 import {
   liveEventSchemasOf,
   type LiveEvent,
   type LiveEventSchemas,
   type LiveEventType,
-} from './liveEventTypes';
+} from '../../shared/live/liveEventTypes';
 
 /** Where the member's event stream is; the session cookie authenticates it. */
 export const LIVE_EVENTS_URL = '/api/events';

@@ -4,16 +4,16 @@ import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { server } from '../../test/server';
-import { createSessionStore, type SessionStore } from '../auth/session';
-import { commentKeys, type CommentPages } from '../comments/comments.queries';
-import { notificationKeys } from '../notifications/notificationKeys';
-import { findCachedPost, type PostPages } from '../posts/postCache';
-import { postKeys, type FeedSource } from '../posts/postKeys';
-import { makeComment, makePost } from '../posts/posts.mocks';
-import { userKeys } from '../users/users.queries';
-import type { LiveEvent } from './liveEventTypes';
+import { createSessionStore, type SessionStore } from '../../entities/session/session';
+import { commentKeys, type CommentPages } from '../../entities/comment/comments.queries';
+import { notificationKeys } from '../../entities/notification/notificationKeys';
+import { findCachedPost, type PostPages } from '../../entities/post/postCache';
+import { postKeys, type FeedSource } from '../../entities/post/postKeys';
+import { makeComment, makePost } from '../../entities/post/posts.mocks';
+import { userKeys } from '../../entities/member/users.queries';
+import type { LiveEvent } from '../../shared/live/liveEventTypes';
 import { applyLiveEvent, type LiveContext } from './liveEvents';
-import { createNewPostsStore } from './newPosts';
+import { createNewPostsStore } from '../../shared/live/newPosts';
 
 const viewer = makeUser({ _id: 'u-me', username: 'ada', followersCount: 2, followingCount: 1 });
 

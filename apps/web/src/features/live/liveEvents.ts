@@ -1,24 +1,24 @@
 import type { Comment, Post, User } from '@perch/contract';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import { fetchCurrentUser } from '../auth/auth.api';
-import type { SessionStore } from '../auth/session';
-import { commentKeys, type CommentPages } from '../comments/comments.queries';
-import { notificationKeys } from '../notifications/notificationKeys';
-import { setUnreadCount } from '../notifications/notifications.queries';
+import { fetchCurrentUser } from '../../entities/session/auth.api';
+import type { SessionStore } from '../../entities/session/session';
+import { commentKeys, type CommentPages } from '../../entities/comment/comments.queries';
+import { notificationKeys } from '../../entities/notification/notificationKeys';
+import { setUnreadCount } from '../../entities/notification/notifications.queries';
 import {
   findCachedPost,
   isSource,
   removePostFromLists,
   updatePostInCaches,
   type PostPages,
-} from '../posts/postCache';
-import { postKeys, type FeedSource } from '../posts/postKeys';
-import { fetchPost } from '../posts/posts.api';
-import { invalidateHiddenContent, safetyMutationKey } from '../safety/safetyCache';
-import { findCachedUser, showsUser, updateUserInCaches } from '../users/userCache';
-import { editProfileMutationKey, followMutationKey, userKeys } from '../users/users.queries';
-import type { LiveEvent, LiveEventPayloads } from './liveEventTypes';
-import type { NewPostsStore } from './newPosts';
+} from '../../entities/post/postCache';
+import { postKeys, type FeedSource } from '../../entities/post/postKeys';
+import { fetchPost } from '../../entities/post/posts.api';
+import { invalidateHiddenContent, safetyMutationKey } from '../../entities/safety/safetyCache';
+import { findCachedUser, showsUser, updateUserInCaches } from '../../entities/member/userCache';
+import { editProfileMutationKey, followMutationKey, userKeys } from '../../entities/member/users.queries';
+import type { LiveEvent, LiveEventPayloads } from '../../shared/live/liveEventTypes';
+import type { NewPostsStore } from '../../shared/live/newPosts';
 
 /** What the live events change: the query cache, the session record and Home's new posts. */
 export interface LiveContext {

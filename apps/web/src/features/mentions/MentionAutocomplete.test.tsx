@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { json, makePost, mockFeeds, signInAsMe } from '../posts/posts.mocks';
+import { json, makePost, mockFeeds, signInAsMe } from '../../entities/post/posts.mocks';
 
 const alice = makeUser({ _id: 'u-alice', id: 'u-alice', username: 'alice', firstName: 'Alice' });
 const alan = makeUser({ _id: 'u-alan', id: 'u-alan', username: 'alan', firstName: 'Alan' });

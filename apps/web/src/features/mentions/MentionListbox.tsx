@@ -1,5 +1,5 @@
 import type { User } from '@perch/contract';
-import { Avatar } from '../../components/Avatar';
+import { Avatar } from '../../shared/components/Avatar';
 import './mentions.css';
 
 export interface MentionListboxProps {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useRequiredSession } from '../auth/SessionProvider';
-import { searchUsers } from '../users/users.api';
-import { userKeys } from '../users/users.queries';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
+import { searchUsers } from '../../entities/member/users.api';
+import { userKeys } from '../../entities/member/users.queries';
 
 /** How many members the mention list offers. */
 export const MENTION_SUGGESTIONS_LIMIT = 6;

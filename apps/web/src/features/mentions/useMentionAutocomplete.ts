@@ -8,7 +8,7 @@ import {
   type RefObject,
   type SyntheticEvent,
 } from 'react';
-import { useDebouncedValue } from '../users/useDebouncedValue';
+import { useDebouncedValue } from '../../shared/hooks/useDebouncedValue';
 import { insertMention, mentionAtCaret } from './mentionAtCaret';
 import { useMentionSuggestions } from './mentions.queries';
 import type { MentionListboxProps } from './MentionListbox';

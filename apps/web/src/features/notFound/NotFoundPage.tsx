@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
-import { buttonClassName } from '../../components/Button';
-import { Logo } from '../../components/Logo';
-import { useDocumentTitle } from '../../lib/useDocumentTitle';
-import './notFound.css';
+import { buttonClassName } from '../../shared/components/Button';
+import { Logo } from '../../shared/components/Logo';
+import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
+import '../../shared/styles/notFound.css';
 
 export function NotFoundPage() {
   useDocumentTitle('Page not found');

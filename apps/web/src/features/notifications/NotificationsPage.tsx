@@ -1,20 +1,20 @@
 import type { NotificationGroup } from '@perch/contract';
 import { useCallback, useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Avatar } from '../../components/Avatar';
-import { Button } from '../../components/Button';
-import { ListEnd } from '../../components/ListEnd';
-import { AlertIcon, HeartIcon, UserIcon } from '../../components/icons';
-import { PageHeader } from '../layout/PageHeader';
-import { formatPostDate } from '../posts/formatPostDate';
-import { CommentIcon, RefreshIcon } from '../posts/postIcons';
+import { Avatar } from '../../shared/components/Avatar';
+import { Button } from '../../shared/components/Button';
+import { ListEnd } from '../../shared/components/ListEnd';
+import { AlertIcon, HeartIcon, UserIcon } from '../../shared/components/icons';
+import { PageHeader } from '../../shared/components/PageHeader';
+import { formatPostDate } from '../../shared/lib/formatPostDate';
+import { CommentIcon, RefreshIcon } from '../../shared/components/postIcons';
 import { actorsPhrase, notificationPath, notificationVerb } from './notificationText';
 import {
   useMarkNotificationsRead,
   useNotifications,
   useUnreadCount,
   type NotificationPages,
-} from './notifications.queries';
+} from '../../entities/notification/notifications.queries';
 import { AtIcon } from './notificationIcons';
 import '../posts/posts.css';
 import './notifications.css';

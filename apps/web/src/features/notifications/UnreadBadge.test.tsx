@@ -2,8 +2,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { installFakeEventSource } from '../../test/fakeEventSource';
 import { renderApp } from '../../test/renderApp';
-import { me, signInAsMe } from '../posts/posts.mocks';
-import { mockNotifications } from './notifications.mocks';
+import { me, signInAsMe } from '../../entities/post/posts.mocks';
+import { mockNotifications } from '../../entities/notification/notifications.mocks';
 
 async function navigations() {
   const sidebar = await screen.findByRole('complementary', { name: 'Sidebar' });

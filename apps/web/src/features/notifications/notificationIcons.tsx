@@ -1,4 +1,4 @@
-import { Icon, type IconProps } from '../../components/icons';
+import { Icon, type IconProps } from '../../shared/components/icons';
 
 export function AtIcon(props: IconProps) {
   return (

@@ -1,5 +1,5 @@
 import type { NotificationActor, NotificationGroup } from '@perch/contract';
-import { postPath, profilePath } from '../layout/navigation';
+import { postPath, profilePath } from '../../shared/lib/paths';
 
 export function actorName(actor: NotificationActor): string {
   return `${actor.firstName} ${actor.lastName}`.trim() || actor.username;

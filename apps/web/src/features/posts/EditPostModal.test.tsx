@@ -4,8 +4,8 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { json, makePost, me, mockFeeds, signInAsMe } from './posts.mocks';
-import { UNDO_WINDOW_MS } from './undoableDelete';
+import { json, makePost, me, mockFeeds, signInAsMe } from '../../entities/post/posts.mocks';
+import { UNDO_WINDOW_MS } from '../../entities/post/undoableDelete';
 
 function myPost(overrides: Partial<Post> = {}) {
   return makePost({

@@ -1,11 +1,11 @@
 import type { Post } from '@perch/contract';
 import { useCallback, useId, useMemo, useState } from 'react';
-import { Button } from '../../components/Button';
-import { Modal } from '../../components/Modal';
-import { useRequiredSession } from '../auth/SessionProvider';
+import { Button } from '../../shared/components/Button';
+import { Modal } from '../../shared/components/Modal';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { useDraft, type DraftContent } from '../drafts/useDraft';
-import { PostEditor, type EditorImage } from './PostEditor';
-import { useEditPost, type ImageChange } from './posts.queries';
+import { PostEditor, type EditorImage } from '../composer/PostEditor';
+import { useEditPost, type ImageChange } from '../../entities/post/posts.queries';
 
 interface EditPostModalProps {
   post: Post;

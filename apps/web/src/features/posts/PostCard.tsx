@@ -1,17 +1,17 @@
 import type { Post } from '@perch/contract';
 import { memo, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Avatar } from '../../components/Avatar';
-import { BookmarkIcon, HeartIcon, MoreIcon } from '../../components/icons';
-import { useRequiredSession } from '../auth/SessionProvider';
+import { Avatar } from '../../shared/components/Avatar';
+import { BookmarkIcon, HeartIcon, MoreIcon } from '../../shared/components/icons';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { CommentsSection } from '../comments/CommentsSection';
-import { profilePath } from '../layout/navigation';
-import { ActionMenu } from './ActionMenu';
+import { profilePath } from '../../shared/lib/paths';
+import { ActionMenu } from '../../shared/components/ActionMenu';
 import { EditPostModal } from './EditPostModal';
-import { formatPostDate } from './formatPostDate';
-import { CommentIcon, EditIcon, ImageIcon, TrashIcon } from './postIcons';
-import { useDeletePost, useToggleBookmark, useToggleLike } from './posts.queries';
-import { RichText } from './RichText';
+import { formatPostDate } from '../../shared/lib/formatPostDate';
+import { CommentIcon, EditIcon, ImageIcon, TrashIcon } from '../../shared/components/postIcons';
+import { useDeletePost, useToggleBookmark, useToggleLike } from '../../entities/post/posts.queries';
+import { RichText } from '../../shared/components/RichText';
 import './posts.css';
 
 export interface PostCardProps {

@@ -3,9 +3,9 @@ import { delay, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { addPendingDelete, readPendingDeletes } from './pendingDeletes';
-import { json, makePost, me, mockFeeds, signInAsMe } from './posts.mocks';
-import { UNDO_WINDOW_MS } from './undoableDelete';
+import { addPendingDelete, readPendingDeletes } from '../../entities/post/pendingDeletes';
+import { json, makePost, me, mockFeeds, signInAsMe } from '../../entities/post/posts.mocks';
+import { UNDO_WINDOW_MS } from '../../entities/post/undoableDelete';
 
 function cards() {
   return screen.queryAllByTestId('post-card');

@@ -9,21 +9,21 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { useArrivalScrollTop } from '../../app/ScrollRestoration';
-import { Button } from '../../components/Button';
-import { ListEnd } from '../../components/ListEnd';
-import { AlertIcon } from '../../components/icons';
+import { useArrivalScrollTop } from '../../shared/components/ScrollRestoration';
+import { Button } from '../../shared/components/Button';
+import { ListEnd } from '../../shared/components/ListEnd';
+import { AlertIcon } from '../../shared/components/icons';
 import { rememberCardHeights, rememberedCardHeights } from './cardHeights';
-import { flattenPages } from './postCache';
+import { flattenPages } from '../../entities/post/postCache';
 import { PostCard } from './PostCard';
-import { DEFAULT_SORT, type FeedSource } from './postKeys';
-import { usePostFeed } from './posts.queries';
+import { DEFAULT_SORT, type FeedSource } from '../../entities/post/postKeys';
+import { usePostFeed } from '../../entities/post/posts.queries';
 import { PostSkeletons } from './PostSkeleton';
-import { RefreshIcon } from './postIcons';
+import { RefreshIcon } from '../../shared/components/postIcons';
 import { SortMenu } from './SortMenu';
 import './posts.css';
 
-export type { FeedSource } from './postKeys';
+export type { FeedSource } from '../../entities/post/postKeys';
 
 export interface PostFeedProps {
   source: FeedSource;

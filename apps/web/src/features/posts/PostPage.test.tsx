@@ -3,7 +3,7 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { json, makeComment, makePost, signInAsMe } from './posts.mocks';
+import { json, makeComment, makePost, signInAsMe } from '../../entities/post/posts.mocks';
 
 describe('post page', () => {
   it('shows the post with its comments open', async () => {

@@ -1,13 +1,13 @@
 import { useState, useSyncExternalStore } from 'react';
 import { useParams } from 'react-router-dom';
-import { Button } from '../../components/Button';
-import { AlertIcon } from '../../components/icons';
-import { isApiError } from '../../lib/api';
-import { PageHeader } from '../layout/PageHeader';
+import { Button } from '../../shared/components/Button';
+import { AlertIcon } from '../../shared/components/icons';
+import { isApiError } from '../../shared/lib/api';
+import { PageHeader } from '../../shared/components/PageHeader';
 import { PostCard } from './PostCard';
-import { RefreshIcon } from './postIcons';
-import { usePost } from './posts.queries';
-import { isDeletePending, subscribeToPendingDeletes } from './undoableDelete';
+import { RefreshIcon } from '../../shared/components/postIcons';
+import { usePost } from '../../entities/post/posts.queries';
+import { isDeletePending, subscribeToPendingDeletes } from '../../entities/post/undoableDelete';
 import { PostSkeletons } from './PostSkeleton';
 import './posts.css';
 

@@ -1,6 +1,6 @@
 import type { PostSort } from '@perch/contract';
-import { ActionMenu } from './ActionMenu';
-import { CheckIcon, ChevronDownIcon } from './postIcons';
+import { ActionMenu } from '../../shared/components/ActionMenu';
+import { CheckIcon, ChevronDownIcon } from '../../shared/components/postIcons';
 
 export const SORT_OPTIONS: { value: PostSort; label: string }[] = [
   { value: 'trending', label: 'Trending' },

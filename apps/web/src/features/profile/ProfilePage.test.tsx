@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { defaultAvatarUrl } from '../../components/Avatar';
+import { defaultAvatarUrl } from '../../shared/components/Avatar';
 import { readStoredSession } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { grace, linus, mockDirectory, profileCount, signIn, viewer } from '../users/users.mocks';
+import { grace, linus, mockDirectory, profileCount, signIn, viewer } from '../../entities/member/users.mocks';
 
 function profileCard() {
   return screen.getByRole('article', { name: 'Profile' });

@@ -2,8 +2,8 @@ import { SafetyToasts } from '@perch/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
-import { errorAnswer, mockSafety } from '../safety/safety.mocks';
-import { grace, linus, mockDirectory, signIn, TOKEN } from '../users/users.mocks';
+import { errorAnswer, mockSafety } from '../../entities/safety/safety.mocks';
+import { grace, linus, mockDirectory, signIn, TOKEN } from '../../entities/member/users.mocks';
 
 function profileCard() {
   return screen.getByRole('article', { name: 'Profile' });

@@ -1,13 +1,13 @@
 import type { UseInfiniteQueryResult, InfiniteData } from '@tanstack/react-query';
 import type { UserPage } from '@perch/contract';
 import { useCallback } from 'react';
-import { Button } from '../../components/Button';
-import { ListEnd } from '../../components/ListEnd';
-import { useRequiredSession } from '../auth/SessionProvider';
-import { FollowButton } from '../users/FollowButton';
-import { UserRow, UserRowSkeleton } from '../users/UserRow';
-import '../users/users.css';
-import { flattenUsers } from './search.queries';
+import { Button } from '../../shared/components/Button';
+import { ListEnd } from '../../shared/components/ListEnd';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
+import { FollowButton } from '../../entities/member/ui/FollowButton';
+import { UserRow, UserRowSkeleton } from '../../entities/member/ui/UserRow';
+import '../../entities/member/ui/users.css';
+import { flattenUsers } from '../../entities/member/search.queries';
 
 interface MemberResultsProps {
   query: UseInfiniteQueryResult<InfiniteData<UserPage>>;

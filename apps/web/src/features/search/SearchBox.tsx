@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { SearchIcon } from '../../components/icons';
-import { TextField } from '../../components/TextField';
+import { SearchIcon } from '../../shared/components/icons';
+import { TextField } from '../../shared/components/TextField';
 
 export const SEARCH_BOX_LABEL = 'Search';
 export const SEARCH_BOX_PLACEHOLDER = 'Search posts, members and tags';

@@ -3,8 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
-import { makePost, signInAsMe } from '../posts/posts.mocks';
-import { mockDirectory, signIn } from '../users/users.mocks';
+import { makePost, signInAsMe } from '../../entities/post/posts.mocks';
+import { mockDirectory, signIn } from '../../entities/member/users.mocks';
 import { mockDiscovery } from './search.mocks';
 
 const main = () => screen.getByRole('main');

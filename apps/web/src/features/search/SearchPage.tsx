@@ -1,18 +1,18 @@
 import type { SearchSort } from '@perch/contract';
 import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { tabId, tabPanelId, Tabs, type TabItem } from '../../components/Tabs';
-import { badRequestMessage } from '../../lib/api';
-import { PageHeader } from '../layout/PageHeader';
-import { DEFAULT_SORT, type FeedSource } from '../posts/postKeys';
-import { usePostFeed } from '../posts/posts.queries';
+import { tabId, tabPanelId, Tabs, type TabItem } from '../../shared/components/Tabs';
+import { badRequestMessage } from '../../shared/lib/api';
+import { PageHeader } from '../../shared/components/PageHeader';
+import { DEFAULT_SORT, type FeedSource } from '../../entities/post/postKeys';
+import { usePostFeed } from '../../entities/post/posts.queries';
 import { TagList } from '../tags/TagList';
 import { TrendingTags } from '../tags/TrendingTags';
-import { useTagSearch } from '../tags/tags.queries';
+import { useTagSearch } from '../../entities/tag/tags.queries';
 import { MemberResults } from './MemberResults';
 import { PostResults } from './PostResults';
 import { SearchBox } from './SearchBox';
-import { parseSort, parseTab, useMemberSearch, type SearchTab } from './search.queries';
+import { parseSort, parseTab, useMemberSearch, type SearchTab } from '../../entities/member/search.queries';
 import './search.css';
 
 const TABS: TabItem<SearchTab>[] = [

@@ -1,7 +1,7 @@
 import { AccountErrors } from '@perch/contract';
 import { useState } from 'react';
-import { Button } from '../../components/Button';
-import { isApiError } from '../../lib/api';
+import { Button } from '../../shared/components/Button';
+import { isApiError } from '../../shared/lib/api';
 import { DeleteAccountDialog } from './DeleteAccountDialog';
 import { useDataExport } from './settings.queries';
 import { SettingsSection } from './SettingsSection';

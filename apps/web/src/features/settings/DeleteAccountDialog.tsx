@@ -1,12 +1,12 @@
 import { AccountErrors } from '@perch/contract';
 import { useId, useRef, useState, type SubmitEvent } from 'react';
-import { Button } from '../../components/Button';
-import { Modal } from '../../components/Modal';
-import { TextField } from '../../components/TextField';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '../../lib/api';
-import type { Schemas } from '../../lib/schemas';
-import { useWithSchemas } from '../../lib/useWithSchemas';
-import { useRequiredSession } from '../auth/SessionProvider';
+import { Button } from '../../shared/components/Button';
+import { Modal } from '../../shared/components/Modal';
+import { TextField } from '../../shared/components/TextField';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '../../shared/lib/api';
+import type { Schemas } from '../../shared/lib/schemas';
+import { useWithSchemas } from '../../shared/hooks/useWithSchemas';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { useDeleteAccount } from './settings.queries';
 
 interface Errors {

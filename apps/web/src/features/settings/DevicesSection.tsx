@@ -1,9 +1,9 @@
 import type { Session } from '@perch/contract';
 import { useRef } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../components/Button';
+import { Button } from '../../shared/components/Button';
 import { LoadProblem } from './LoadProblem';
-import { formatFullDate, formatRelativeTime } from '../../lib/relativeTime';
+import { formatFullDate, formatRelativeTime } from '../../shared/lib/relativeTime';
 import {
   settingsMessages,
   useLogoutOtherSessions,

@@ -1,12 +1,12 @@
 import { AccountErrors, PASSWORD_MISMATCH, type PasswordChangeBody } from '@perch/contract';
 import { useRef, useState, type SubmitEvent } from 'react';
 import toast from 'react-hot-toast';
-import { Button } from '../../components/Button';
-import { TextField } from '../../components/TextField';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '../../lib/api';
-import type { Schemas } from '../../lib/schemas';
-import { useWithSchemas } from '../../lib/useWithSchemas';
-import { useRequiredSession } from '../auth/SessionProvider';
+import { Button } from '../../shared/components/Button';
+import { TextField } from '../../shared/components/TextField';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '../../shared/lib/api';
+import type { Schemas } from '../../shared/lib/schemas';
+import { useWithSchemas } from '../../shared/hooks/useWithSchemas';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { settingsMessages, useChangePassword } from './settings.queries';
 import { SettingsSection } from './SettingsSection';
 

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Avatar } from '../../components/Avatar';
-import { Button, buttonClassName } from '../../components/Button';
-import { PenIcon } from '../../components/icons';
-import { useRequiredSession } from '../auth/SessionProvider';
-import { profilePath } from '../layout/navigation';
-import { EditProfileModal } from '../profile/EditProfileModal';
+import { Avatar } from '../../shared/components/Avatar';
+import { Button, buttonClassName } from '../../shared/components/Button';
+import { PenIcon } from '../../shared/components/icons';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
+import { profilePath } from '../../shared/lib/paths';
+import { EditProfileModal } from '../editProfile/EditProfileModal';
 import { SettingsSection } from './SettingsSection';
 import '../profile/profile.css';
 

@@ -1,12 +1,12 @@
 import type { User } from '@perch/contract';
 import { useId, useRef } from 'react';
-import { Button } from '../../components/Button';
+import { Button } from '../../shared/components/Button';
 import { LoadProblem } from './LoadProblem';
-import type { SafetyListKind } from '../safety/safety.api';
-import { useSafetyAction, useSafetyList } from '../safety/safety.queries';
-import { flattenUsers } from '../search/search.queries';
-import { UserRow } from '../users/UserRow';
-import '../users/users.css';
+import type { SafetyListKind } from '../../entities/safety/safety.api';
+import { useSafetyAction, useSafetyList } from '../../entities/safety/safety.queries';
+import { flattenUsers } from '../../entities/member/search.queries';
+import { UserRow } from '../../entities/member/ui/UserRow';
+import '../../entities/member/ui/users.css';
 
 const TEXTS = {
   blocked: {

@@ -4,8 +4,8 @@ import { delay, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
-import { errorAnswer, mockSafety } from '../safety/safety.mocks';
-import { SAFETY_PAGE_SIZE } from '../safety/safety.queries';
+import { errorAnswer, mockSafety } from '../../entities/safety/safety.mocks';
+import { SAFETY_PAGE_SIZE } from '../../entities/safety/safety.queries';
 import { mockAccount, signInAsAda, TOKEN } from './settings.mocks';
 
 const grace = makeUser({

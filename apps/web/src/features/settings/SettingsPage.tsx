@@ -1,4 +1,4 @@
-import { PageHeader } from '../layout/PageHeader';
+import { PageHeader } from '../../shared/components/PageHeader';
 import { DataSection } from './DataSection';
 import { DevicesSection } from './DevicesSection';
 import { PasswordSection } from './PasswordSection';

@@ -1,6 +1,6 @@
 import type { AccountDeleteBody, PasswordChangeBody, SessionList } from '@perch/contract';
-import { apiRequest } from '../../lib/api';
-import { downloadFile, type DownloadedFile } from '../../lib/download';
+import { apiRequest } from '../../shared/lib/api';
+import { downloadFile, type DownloadedFile } from '../../shared/lib/download';
 
 export const EXPORT_PATH = '/api/users/me/export';
 

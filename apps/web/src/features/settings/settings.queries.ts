@@ -1,10 +1,10 @@
 import type { AccountDeleteBody, PasswordChangeBody, SessionList } from '@perch/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { isApiError } from '../../lib/api';
-import { saveFile } from '../../lib/download';
-import { useEndLocalSession } from '../auth/auth.queries';
-import { useRequiredSession } from '../auth/SessionProvider';
+import { isApiError } from '../../shared/lib/api';
+import { saveFile } from '../../shared/lib/download';
+import { useEndLocalSession } from '../../entities/session/auth.queries';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
 import {
   changePassword,
   deleteAccount,

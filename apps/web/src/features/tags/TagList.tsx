@@ -1,6 +1,6 @@
 import type { TagSummary } from '@perch/contract';
 import { Link } from 'react-router-dom';
-import { tagPath } from '../layout/navigation';
+import { tagPath } from '../../shared/lib/paths';
 import './tags.css';
 
 const numberFormat = new Intl.NumberFormat('en-US');

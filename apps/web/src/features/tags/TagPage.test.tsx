@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { makePost, signInAsMe } from '../posts/posts.mocks';
+import { makePost, signInAsMe } from '../../entities/post/posts.mocks';
 
 /** Answers GET /api/tags/:tag with the posts and this count; returns the tags asked for. */
 function mockTag(posts: Post[], postCount = posts.length) {

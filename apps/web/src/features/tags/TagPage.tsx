@@ -1,11 +1,11 @@
 import { normalizeTag, SearchErrors } from '@perch/contract';
 import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
-import { badRequestMessage } from '../../lib/api';
-import { PageHeader } from '../layout/PageHeader';
-import { DEFAULT_SORT, type FeedSource } from '../posts/postKeys';
+import { badRequestMessage } from '../../shared/lib/api';
+import { PageHeader } from '../../shared/components/PageHeader';
+import { DEFAULT_SORT, type FeedSource } from '../../entities/post/postKeys';
 import { PostFeed } from '../posts/PostFeed';
-import { usePostFeed } from '../posts/posts.queries';
+import { usePostFeed } from '../../entities/post/posts.queries';
 import { postCountText } from './TagList';
 import './tags.css';
 

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { mockFeeds, signInAsMe } from '../posts/posts.mocks';
+import { mockFeeds, signInAsMe } from '../../entities/post/posts.mocks';
 
 function rightPanel() {
   return screen.getByRole('complementary', { name: 'Search and suggestions' });

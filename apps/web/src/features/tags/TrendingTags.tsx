@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { TagList } from './TagList';
-import { useTrendingTags } from './tags.queries';
+import { useTrendingTags } from '../../entities/tag/tags.queries';
 
 export const TRENDING_EMPTY_TEXT = 'Nothing is trending right now.';
 

@@ -1,0 +1,394 @@
+import { tagsOf, type Post, type PostInput, type PostSort, type User } from '@perch/contract';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo } from 'react';
+import toast from 'react-hot-toast';
+import { isApiError } from '../../shared/lib/api';
+import { uploadImage } from '../../shared/lib/upload';
+import { toastToggleQueued, toggleRefusedMessage } from '../../features/offlineQueue/messages';
+import { enqueue, isUnreachable, sendPost } from '../../features/offlineQueue/offlineQueue';
+import { sendOrQueueToggle } from '../../features/offlineQueue/toggleQueue';
+import { useRequiredSession } from '../session/SessionProvider';
+import { tagKeys } from '../tag/tags.queries';
+import { postMessages } from './messages';
+import {
+  editPost,
+  fetchPost,
+  fetchPostPage,
+  type BookmarkAction,
+  type LikeAction,
+} from './posts.api';
+import {
+  findCachedPost,
+  insertPostIntoLists,
+  isSource,
+  removePostFromLists,
+  restoreRemovedPosts,
+  updatePostInCaches,
+  type RemovedFrom,
+} from './postCache';
+import { parseListKey, postKeys, type FeedSource } from './postKeys';
+import {
+  deleteWithUndo,
+  finishLeftoverDeletes,
+  sendScheduledDeletes,
+  type DeleteContext,
+} from './undoableDelete';
+
+/**
+ * A list of posts, loaded page by page with the cursor of the previous page; idle while
+ * `enabled` is false.
+ */
+export function usePostFeed(source: FeedSource, sort: PostSort, { enabled = true } = {}) {
+  const { token } = useRequiredSession();
+  return useInfiniteQuery({
+    queryKey: postKeys.list(source, sort),
+    queryFn: ({ pageParam, signal }) =>
+      fetchPostPage({ source, sort, cursor: pageParam, token, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+    enabled,
+  });
+}
+
+/** One post by id (a notification leads to it); kept in step with the lists it is in. */
+export function usePost(postId: string) {
+  const { token } = useRequiredSession();
+  return useQuery({
+    queryKey: postKeys.detail(postId),
+    queryFn: async ({ signal }) => (await fetchPost(postId, token, signal)).post,
+  });
+}
+
+/** Member data showing a post count (e.g. a profile) is stale once the member posts or deletes. */
+function invalidateMemberCounts(queryClient: QueryClient, username: string): void {
+  void queryClient.invalidateQueries({
+    predicate: ({ queryKey }) => queryKey[0] === 'users' && queryKey.includes(username),
+  });
+}
+
+/**
+ * Tag pages show a post count and tag lists are ordered by use: after a post with these tags is
+ * written or deleted they are out of date, so the loaded ones load again.
+ */
+function invalidateTagViews(queryClient: QueryClient, tags: readonly string[]): void {
+  if (tags.length === 0) return;
+  void queryClient.invalidateQueries({
+    queryKey: postKeys.lists(),
+    predicate: ({ queryKey }) => {
+      const source = parseListKey(queryKey)?.source;
+      return source?.kind === 'tag' && tags.includes(source.tag);
+    },
+  });
+  void queryClient.invalidateQueries({ queryKey: tagKeys.all });
+}
+
+/** A picked image and what happens to it: kept as it is, removed, or replaced by a new file. */
+export type ImageChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'replace'; file: File };
+
+export interface PublishVariables {
+  content: string;
+  image: File | null;
+  /** The image's description ('' for none). */
+  altText: string;
+  onProgress?: (fraction: number) => void;
+}
+
+/** A post the member just made joins their lists, and the counts and tags it changes. */
+export function showCreatedPost(queryClient: QueryClient, post: Post, username: string): void {
+  insertPostIntoLists(
+    queryClient,
+    post,
+    (source) => source.kind === 'home' || (source.kind === 'user' && source.username === username),
+  );
+  invalidateMemberCounts(queryClient, username);
+  invalidateTagViews(queryClient, tagsOf(post.entities));
+}
+
+/**
+ * Creates a post (uploading its image first) and puts it at its place in the member's lists.
+ * With no connection it waits in the outbox (features/outbox) and is sent when the connection
+ * returns; every try carries the same Idempotency-Key, so it is made once.
+ */
+export function useCreatePost() {
+  const { token, user } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'create'],
+    // Not paused while offline: an unreachable server queues the post (below).
+    networkMode: 'always',
+    mutationFn: async ({ content, image, altText, onProgress }: PublishVariables) => {
+      const post = {
+        id: crypto.randomUUID(),
+        memberId: user._id,
+        content,
+        image,
+        altText,
+        queuedAt: Date.now(),
+        token,
+      };
+      try {
+        return { post: await sendPost(post, token, onProgress) };
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        await enqueue(post);
+        return { post: null };
+      }
+    },
+    onSuccess: ({ post }) => {
+      if (post === null) {
+        toast(postMessages.queued, { id: 'post-queued' });
+        return;
+      }
+      showCreatedPost(queryClient, post, user.username);
+      toast.success(postMessages.created);
+    },
+    onError: () => {
+      toast.error(postMessages.createFailed);
+    },
+  });
+}
+
+export interface EditVariables {
+  post: Post;
+  content: string;
+  image: ImageChange;
+  /** The image's description as it should be ('' for none). */
+  altText: string;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Saves an edited post (uploading a replacement image first) and updates it everywhere. */
+export function useEditPost() {
+  const { token } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'edit'],
+    mutationFn: async ({ post, content, image, altText, onProgress }: EditVariables) => {
+      const postData: PostInput = { content };
+      // Sent only when it changes: a new image starts without the old one's description.
+      const altChanged = altText !== (post.mediaAlt ?? '') || image.kind === 'replace';
+      if (image.kind !== 'remove' && altChanged) postData.mediaAlt = altText;
+      if (image.kind === 'remove') postData.mediaURL = null;
+      if (image.kind === 'replace') {
+        const upload = await uploadImage(image.file, { token, purpose: 'post', onProgress });
+        postData.mediaURL = upload.url;
+      }
+      return editPost(post._id, postData, token);
+    },
+    onSuccess: ({ post }, { post: before }) => {
+      updatePostInCaches(queryClient, post._id, (cached) => ({
+        ...cached,
+        content: post.content,
+        entities: post.entities,
+        mediaURL: post.mediaURL,
+        mediaAlt: post.mediaAlt,
+        updatedAt: post.updatedAt,
+      }));
+      invalidateTagViews(queryClient, tagsOf([...before.entities, ...post.entities]));
+      toast.success(postMessages.edited);
+    },
+    onError: () => {
+      toast.error(postMessages.editFailed);
+    },
+  });
+}
+
+/** The delete context of the signed-in member: their token, the cache, and what a delete changes. */
+function useDeleteContext(): DeleteContext {
+  const { token, user } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMemo(
+    () => ({
+      queryClient,
+      token,
+      memberId: user._id,
+      afterDelete: (tags: readonly string[]) => {
+        invalidateTagViews(queryClient, tags);
+        invalidateMemberCounts(queryClient, user.username);
+      },
+    }),
+    [queryClient, token, user._id, user.username],
+  );
+}
+
+/**
+ * Deletes a post with an Undo: it leaves every list at once, and the server deletes it once the
+ * Undo window closes (features/posts/undoableDelete.tsx).
+ */
+export function useDeletePost() {
+  const context = useDeleteContext();
+  return useCallback(
+    (postId: string) => {
+      deleteWithUndo(postId, context);
+    },
+    [context],
+  );
+}
+
+/**
+ * For the signed-in shell: finishes deletes an earlier page left unsent, and sends the open
+ * ones when this page goes away.
+ */
+export function usePendingDeletes(): void {
+  const context = useDeleteContext();
+  useEffect(() => {
+    finishLeftoverDeletes(context);
+    window.addEventListener('pagehide', sendScheduledDeletes);
+    return () => {
+      window.removeEventListener('pagehide', sendScheduledDeletes);
+    };
+  }, [context]);
+}
+
+interface OptimisticContext {
+  previous: Post | undefined;
+  removed: RemovedFrom[];
+  added: boolean;
+}
+
+/** The post as it looks once the viewer likes (or stops liking) it. */
+export function withLike(
+  post: Post,
+  action: LikeAction,
+  viewer: Pick<User, '_id' | 'username'>,
+): Post {
+  const likedBy = post.likes.likedBy.filter((ref) => ref._id !== viewer._id);
+  if (action === 'like') {
+    if (post.likedByViewer) return post;
+    return {
+      ...post,
+      likedByViewer: true,
+      likes: {
+        ...post.likes,
+        likeCount: post.likes.likeCount + 1,
+        likedBy: [...likedBy, { _id: viewer._id, id: viewer._id, username: viewer.username }],
+      },
+    };
+  }
+  if (!post.likedByViewer) return post;
+  return {
+    ...post,
+    likedByViewer: false,
+    likes: { ...post.likes, likeCount: Math.max(0, post.likes.likeCount - 1), likedBy },
+  };
+}
+
+/** A refused toggle means this tab's view was out of date: fetch the truth again. */
+function resyncAfterConflict(queryClient: QueryClient, error: unknown): void {
+  if (isApiError(error) && error.status === 400) {
+    void queryClient.invalidateQueries({ queryKey: postKeys.all });
+  }
+}
+
+/**
+ * Likes or unlikes a post at once in every list it shows in (and in the liked list), then
+ * confirms with the server; a failure puts everything back and says why. Toggles of one post
+ * reach the server in the order they were made.
+ */
+export function useToggleLike(postId: string) {
+  const { token, user } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'like'],
+    scope: { id: `posts:like:${postId}` },
+    // Run even offline: a like the server cannot get waits on this device (features/outbox).
+    networkMode: 'always',
+    mutationFn: (action: LikeAction) =>
+      sendOrQueueToggle({ kind: 'like', action, memberId: user._id, targetId: postId, token }),
+    onMutate: (action): OptimisticContext => {
+      const previous = findCachedPost(queryClient, postId);
+      updatePostInCaches(queryClient, postId, (post) => withLike(post, action, user));
+      const current = findCachedPost(queryClient, postId);
+      let removed: RemovedFrom[] = [];
+      let added = false;
+      if (action === 'like' && current) {
+        insertPostIntoLists(queryClient, current, isSource('liked'));
+        added = true;
+      } else if (action === 'dislike') {
+        removed = removePostFromLists(queryClient, postId, isSource('liked'));
+      }
+      return { previous, removed, added };
+    },
+    onSuccess: (answer) => {
+      if (answer === null) {
+        toastToggleQueued();
+        return;
+      }
+      const { post } = answer;
+      updatePostInCaches(queryClient, postId, (cached) => ({
+        ...cached,
+        likes: post.likes,
+        likedByViewer: post.likedByViewer,
+      }));
+    },
+    onError: (error, action, context) => {
+      if (context?.previous) {
+        const { likes, likedByViewer } = context.previous;
+        updatePostInCaches(queryClient, postId, (post) => ({ ...post, likes, likedByViewer }));
+      }
+      if (context?.added) removePostFromLists(queryClient, postId, isSource('liked'));
+      if (context) restoreRemovedPosts(queryClient, context.removed);
+      toast.error(toggleRefusedMessage({ kind: 'like', action }, error));
+      resyncAfterConflict(queryClient, error);
+    },
+  });
+}
+
+/**
+ * Bookmarks a post or removes its bookmark at once everywhere (the bookmarks list gains or
+ * loses it), then confirms with the server; a failure puts everything back and says why.
+ */
+export function useToggleBookmark(postId: string) {
+  const { token, user } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['posts', 'bookmark'],
+    scope: { id: `posts:bookmark:${postId}` },
+    networkMode: 'always',
+    mutationFn: (action: BookmarkAction) =>
+      sendOrQueueToggle({ kind: 'bookmark', action, memberId: user._id, targetId: postId, token }),
+    onMutate: (action): OptimisticContext => {
+      const previous = findCachedPost(queryClient, postId);
+      const bookmarkedByViewer = action === 'add';
+      updatePostInCaches(queryClient, postId, (post) => ({ ...post, bookmarkedByViewer }));
+      const current = findCachedPost(queryClient, postId);
+      let removed: RemovedFrom[] = [];
+      let added = false;
+      if (action === 'add' && current) {
+        insertPostIntoLists(queryClient, current, isSource('bookmarks'), 'top');
+        added = true;
+      } else if (action === 'remove') {
+        removed = removePostFromLists(queryClient, postId, isSource('bookmarks'));
+      }
+      return { previous, removed, added };
+    },
+    onSuccess: (answer, action) => {
+      if (answer === null) {
+        toastToggleQueued();
+        return;
+      }
+      const { post } = answer;
+      updatePostInCaches(queryClient, postId, (cached) => ({
+        ...cached,
+        bookmarkedByViewer: post.bookmarkedByViewer,
+      }));
+      if (action === 'add') toast.success(postMessages.bookmarked);
+    },
+    onError: (error, action, context) => {
+      if (context?.previous) {
+        const { bookmarkedByViewer } = context.previous;
+        updatePostInCaches(queryClient, postId, (post) => ({ ...post, bookmarkedByViewer }));
+      }
+      if (context?.added) removePostFromLists(queryClient, postId, isSource('bookmarks'));
+      if (context) restoreRemovedPosts(queryClient, context.removed);
+      toast.error(toggleRefusedMessage({ kind: 'bookmark', action }, error));
+      resyncAfterConflict(queryClient, error);
+    },
+  });
+}

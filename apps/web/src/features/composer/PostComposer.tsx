@@ -1,0 +1,121 @@
+import { useCallback, useMemo, useState } from 'react';
+import { Avatar } from '../../shared/components/Avatar';
+import { Button } from '../../shared/components/Button';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
+import { DraftsMenu } from '../drafts/DraftsMenu';
+import { useDraft, type DraftContent } from '../drafts/useDraft';
+import { PostEditor } from './PostEditor';
+import { useCreatePost } from '../../entities/post/posts.queries';
+
+export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
+
+const isEmptyPost = (content: DraftContent) => content.text.trim() === '' && !content.image;
+
+interface PostComposerProps {
+  /** Called after the post was created (the dialog holding the box closes then). */
+  onPosted?: () => void;
+  /** Focus the text when the box appears (in a dialog). */
+  autoFocus?: boolean;
+  className?: string;
+}
+
+/**
+ * The new-post box: text, an optional image (uploaded on Post, with a progress bar) and
+ * emojis. The Post button looks disabled while the text is blank, yet still submits; the
+ * server then refuses a post with neither text nor image and the failure toast says so. What is
+ * typed is kept as a draft on this device until it is posted (features/drafts).
+ */
+export function PostComposer({ onPosted, autoFocus = false, className }: PostComposerProps) {
+  const { user } = useRequiredSession();
+  const [text, setText] = useState('');
+  const [image, setImage] = useState<File | null>(null);
+  const [altText, setAltText] = useState('');
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const create = useCreatePost();
+  const blank = text.trim() === '';
+  const draft = useDraft({
+    memberId: user._id,
+    postId: null,
+    content: useMemo(() => ({ text, image, altText, removeImage: false }), [text, image, altText]),
+    restore: useCallback((kept: DraftContent) => {
+      setText(kept.text);
+      setImage(kept.image);
+      setAltText(kept.altText);
+    }, []),
+    isPristine: isEmptyPost,
+  });
+
+  const submit = () => {
+    if (create.isPending) return;
+    create.mutate(
+      {
+        content: text.trim(),
+        image,
+        altText: image ? altText : '',
+        onProgress: image ? setProgress : undefined,
+      },
+      {
+        onSuccess: () => {
+          setText('');
+          setImage(null);
+          setAltText('');
+          setEmojiOpen(false);
+          void draft.clear();
+          onPosted?.();
+        },
+        onSettled: () => {
+          setProgress(null);
+        },
+      },
+    );
+  };
+
+  return (
+    <section
+      className={['post-composer', className].filter(Boolean).join(' ')}
+      aria-label="New post"
+    >
+      <PostEditor
+        text={text}
+        onTextChange={setText}
+        image={image ? { kind: 'file', file: image } : null}
+        onPickImage={setImage}
+        onRemoveImage={() => {
+          setImage(null);
+          setAltText('');
+        }}
+        altText={altText}
+        onAltTextChange={setAltText}
+        progress={progress}
+        busy={create.isPending}
+        emojiOpen={emojiOpen}
+        onEmojiOpenChange={setEmojiOpen}
+        onSubmit={submit}
+        textLabel="Post text"
+        placeholder={COMPOSER_PLACEHOLDER}
+        autoFocus={autoFocus}
+        leading={<Avatar src={user.avatarURL} size="md" className="post-composer__avatar" />}
+        actions={
+          <>
+            <DraftsMenu
+              drafts={draft.drafts}
+              currentId={draft.currentId}
+              onOpen={(kept) => void draft.open(kept)}
+              onDiscard={(kept) => void draft.discard(kept)}
+            />
+            <Button
+              type="submit"
+              className={['post-composer__submit', blank && 'post-composer__submit--blank']
+                .filter(Boolean)
+                .join(' ')}
+              loading={create.isPending}
+            >
+              Post
+            </Button>
+          </>
+        }
+      />
+    </section>
+  );
+}
