@@ -2,7 +2,11 @@ import {
   IDEMPOTENCY_HEADER,
   idempotencyHeadersSchema,
   commentBodySchema,
+  commentDeleteResponseSchema,
+  commentMutationResponseSchema,
+  commentPageSchema,
   commentParamsSchema,
+  commentVoteResponseSchema,
   pageQuerySchema,
   postIdParamsSchema,
   type Post,
@@ -27,7 +31,12 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/:postId',
     {
       preHandler: app.identify,
-      schema: { params: postIdParamsSchema, querystring: pageQuerySchema },
+      schema: {
+        params: postIdParamsSchema,
+        querystring: pageQuerySchema,
+        response: { 200: commentPageSchema },
+        summary: "A post's comments, oldest first",
+      },
     },
     (req) => comments.list(req.params.postId, req.viewer, req.query),
   );
@@ -39,6 +48,8 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
         params: postIdParamsSchema,
         body: commentBodySchema,
         headers: idempotencyHeadersSchema,
+        response: { 201: commentMutationResponseSchema },
+        summary: 'Comment on a post',
       },
     },
     async (req, reply) => {
@@ -53,7 +64,15 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/edit/:postId/:commentId',
-    { ...auth, schema: { params: commentParamsSchema, body: commentBodySchema } },
+    {
+      ...auth,
+      schema: {
+        params: commentParamsSchema,
+        body: commentBodySchema,
+        response: { 201: commentMutationResponseSchema },
+        summary: 'Edit a comment',
+      },
+    },
     async (req, reply) => {
       const { postId, commentId } = req.params;
       const result = await comments.edit(
@@ -67,7 +86,14 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.delete(
     '/delete/:postId/:commentId',
-    { ...auth, schema: { params: commentParamsSchema } },
+    {
+      ...auth,
+      schema: {
+        params: commentParamsSchema,
+        response: { 201: commentDeleteResponseSchema },
+        summary: 'Delete a comment',
+      },
+    },
     async (req, reply) => {
       const { postId, commentId } = req.params;
       const { post } = await comments.remove(viewerOf(req), postId, commentId);
@@ -78,7 +104,14 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const direction of ['up', 'down'] as const) {
     app.post(
       `/${direction}vote/:postId/:commentId`,
-      { ...auth, schema: { params: commentParamsSchema } },
+      {
+        ...auth,
+        schema: {
+          params: commentParamsSchema,
+          response: { 201: commentVoteResponseSchema },
+          summary: `${direction === 'up' ? 'Upvote' : 'Downvote'} a comment`,
+        },
+      },
       async (req, reply) => {
         const viewer = viewerOf(req);
         const { postId, commentId } = req.params;

@@ -1,6 +1,9 @@
 import {
+  followResponseSchema,
   pageQuerySchema,
   userEditBodySchema,
+  userPageSchema,
+  userResponseSchema,
   userIdParamsSchema,
   usernameParamsSchema,
   userSearchQuerySchema,
@@ -27,24 +30,49 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     users: await embeds.list(page.users, readerOf(req)),
   });
 
-  app.get('/', { ...open, schema: { querystring: userSearchQuerySchema } }, async (req) =>
+  const search = {
+    querystring: userSearchQuerySchema,
+    response: { 200: userPageSchema },
+    summary: 'Members, or those whose name or username matches `q`',
+  };
+  const suggestions = {
+    querystring: pageQuerySchema,
+    response: { 200: userPageSchema },
+    summary: 'Who to follow',
+  };
+  const follow = (summary: string) => ({
+    params: userIdParamsSchema,
+    response: { 200: followResponseSchema },
+    summary,
+  });
+  app.get('/', { ...open, schema: search }, async (req) =>
     listAnswer(req, await users.search(req.viewer, req.query)),
   );
-  app.get('/suggestions', { ...auth, schema: { querystring: pageQuerySchema } }, async (req) =>
+  app.get('/suggestions', { ...auth, schema: suggestions }, async (req) =>
     listAnswer(req, await users.suggestions(viewerOf(req), req.query)),
   );
-  app.get('/:username', { ...open, schema: { params: usernameParamsSchema } }, async (req) => {
+  const profile = {
+    params: usernameParamsSchema,
+    response: { 200: userResponseSchema },
+    summary: "A member's profile",
+  };
+  app.get('/:username', { ...open, schema: profile }, async (req) => {
     const { user } = await users.profile(req.params.username, req.viewer);
     return { user: await embeds.profile(user, readerOf(req)) };
   });
-  app.post('/edit', { ...auth, schema: { body: userEditBodySchema } }, async (req) => {
+  const edit = {
+    body: userEditBodySchema,
+    response: { 200: userResponseSchema },
+    summary: "Edit the member's profile",
+  };
+  app.post('/edit', { ...auth, schema: edit }, async (req) => {
     const { user } = await users.edit(viewerOf(req), req.body.userData);
     return { user: await embeds.own(user, readerOf(req)) };
   });
-  app.post('/follow/:userId', { ...auth, schema: { params: userIdParamsSchema } }, async (req) =>
+  app.post('/follow/:userId', { ...auth, schema: follow('Follow a member') }, async (req) =>
     followAnswer(req, await users.follow(viewerOf(req), req.params.userId)),
   );
-  app.post('/unfollow/:userId', { ...auth, schema: { params: userIdParamsSchema } }, async (req) =>
+  app.post('/unfollow/:userId', { ...auth, schema: follow('Unfollow a member') }, async (req) =>
     followAnswer(req, await users.unfollow(viewerOf(req), req.params.userId)),
   );
 };
