@@ -1,4 +1,4 @@
-import { FOLLOWING_MAX } from '@perch/contract';
+import { FOLLOWING_MAX, type PublishedEvent } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SessionViewer } from '../lib/viewer';
@@ -11,6 +11,7 @@ import { createRelay } from '../platform/events/relay';
 import { createStreamHub } from '../platform/events/stream-hub';
 import { createTransact } from '../platform/events/transactions';
 import type { Infrastructure } from '../platform/infra';
+import { createInvalidation } from '../read-model';
 import { createScheduler } from '../platform/infra/jobs';
 import { createAccountService } from '../modules/account/account.service';
 import { createExportService } from '../modules/account/export.service';
@@ -68,9 +69,15 @@ export function createServices({
   mediaStore,
   signToken,
 }: ServicesDeps) {
-  const transact = createTransact(db, (lastId) => {
-    relay.committed(lastId);
-  });
+  const transact = createTransact(
+    db,
+    (lastId) => {
+      relay.committed(lastId);
+    },
+    (events) => {
+      invalidateViews(events);
+    },
+  );
 
   const media = createMediaService({ db, store: mediaStore, log });
   const timelines = createTimelinesService({
@@ -180,16 +187,31 @@ export function createServices({
     followeesAmong: users.followeesAmong,
     log,
   });
+  // The views other events change, through the invalidation table: this process's writes at
+  // commit (transact's afterCommit), every process's when the relay hands them on.
+  const invalidateViews = createInvalidation(
+    {
+      posts: cards,
+      viewerStates: flags,
+      // member views: their modules' own listeners until those views move into the read model
+      // (none of them reads an event's id or time).
+      others: (event) => {
+        const events = [event as PublishedEvent];
+        firstComments.listener(events);
+        stubs.listener(events);
+        memberCards.listener(events);
+        followees.listener(events);
+        searchPages?.listener(events);
+        votes.listener(events);
+        hidden.listener(events);
+      },
+    },
+    (error) => {
+      log.error({ err: error }, 'a view could not be dropped');
+    },
+  );
   relay.listen(hub.deliver);
-  relay.listen(cards.listener);
-  relay.listen(firstComments.listener);
-  relay.listen(stubs.listener);
-  relay.listen(memberCards.listener);
-  relay.listen(followees.listener);
-  if (searchPages) relay.listen(searchPages.listener);
-  relay.listen(flags.listener);
-  relay.listen(votes.listener);
-  relay.listen(hidden.listener);
+  relay.listen(invalidateViews);
   relay.listen(timelines.listener);
   relay.listen((events) => {
     for (const event of events) {

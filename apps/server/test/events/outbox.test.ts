@@ -321,6 +321,32 @@ describe('events are stored only when their transaction commits', () => {
     }
   });
 
+  it("createTransact: afterCommit hears the stored writes' events before they are answered", async () => {
+    const heard: string[] = [];
+    const transact = createTransact(
+      t.app.db,
+      () => undefined,
+      (events) => {
+        for (const { payload } of events) heard.push(String(payload.postId));
+      },
+    );
+    const outcomes = await Promise.allSettled(
+      ['heard-0', 'heard-1', 'heard-2'].map((postId, index) =>
+        transact(async (_trx, events) => {
+          events.record(event(postId));
+          if (index === 1) throw badRequest('refused');
+          return Promise.resolve(postId);
+        }).then((answered) => heard.includes(answered)),
+      ),
+    );
+    // Each write answered after afterCommit heard its event.
+    const answers = outcomes.map((outcome) =>
+      outcome.status === 'fulfilled' ? outcome.value : 'refused',
+    );
+    expect(answers).toEqual([true, 'refused', true]);
+    expect(heard).toEqual(['heard-0', 'heard-2']);
+  });
+
   it('createTransact: a write refused before it changes anything leaves the others as they ran', async () => {
     const transact = createTransact(t.app.db, () => undefined);
     const members = [author, reader, await createMember(t.app), await createMember(t.app)];

@@ -20,7 +20,7 @@ import {
 export interface BookmarksServiceDeps {
   db: Kysely<Database>;
   transact: Transact;
-  posts: Pick<PostsService, 'bookmarked' | 'lockedPost' | 'asPost' | 'marked'>;
+  posts: Pick<PostsService, 'bookmarked' | 'lockedPost' | 'asPost'>;
 }
 
 export function createBookmarksService({ db, transact, posts }: BookmarksServiceDeps) {
@@ -43,7 +43,6 @@ export function createBookmarksService({ db, transact, posts }: BookmarksService
       });
       return posts.asPost({ ...locked, bookmarked: add }, viewer);
     });
-    posts.marked(viewer.id);
     return post;
   }
 

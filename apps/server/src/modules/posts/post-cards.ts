@@ -1,4 +1,4 @@
-import type { PublishedEvent, UserStub } from '@perch/contract';
+import type { UserStub } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { idListValue } from '../../platform/db/dialect';
@@ -53,9 +53,8 @@ export interface PostCardsDeps {
 /**
  * Post cards by id, kept in a bounded cache: a page of posts is then a page of ids. Every change
  * to what a card shows is an event (edit, delete, like, comment, profile edit, a member's account
- * deleted): each process drops
- * the cards those events name when the relay hands them on; the process that made a change drops
- * its card at once, so its member reads their own write.
+ * deleted): the read model's invalidation table drops the cards those events name, in the process
+ * that made the change at commit and in the others when the relay hands them on.
  */
 export function createPostCards({ reads, max, packedMax, authors }: PostCardsDeps) {
   // The cards read least lately, packed: they take less than half the memory of a face, and
@@ -149,34 +148,6 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
     return faces;
   }
 
-  function onEvent(event: PublishedEvent): void {
-    switch (event.type) {
-      case 'post.edited':
-      case 'post.deleted':
-        rewrites += 1;
-        forget(event.payload.postId);
-        break;
-      case 'post.liked':
-      case 'post.unliked':
-      case 'comment.added':
-      case 'comment.deleted':
-        forget(event.payload.postId);
-        break;
-      case 'profile.edited':
-        cards.forgetWhere((kept) => kept.face.card.user_id === event.payload.userId);
-        packed?.forgetWhere((card) => card.userId === event.payload.userId);
-        break;
-      case 'member.deleted':
-        rewrites += 1;
-        // Their posts went, and their likes and comments changed counts on posts all over,
-        // which the event does not list. Accounts are deleted rarely; the cache refills as read.
-        forgetAll();
-        break;
-      default:
-        break;
-    }
-  }
-
   return {
     /**
      * The cards of the posts among `ids` that exist. `rows`, when the list's query read them, are
@@ -249,16 +220,17 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
       rewrites += 1;
       forgetAll();
     },
+    /** Drops every card of the member's posts (their name or picture changed). */
+    forgetAuthor(userId: string): void {
+      cards.forgetWhere((kept) => kept.face.card.user_id === userId);
+      packed?.forgetWhere((card) => card.userId === userId);
+    },
     /**
      * How many posts' texts changed or posts went, as far as this process knows (its own writes at
      * once, other processes' when their events arrive): a kept list of posts found by their text
      * is stale once this moved.
      */
     rewrites: (): number => rewrites,
-    /** For relay.listen: drops the cards that committed events changed. */
-    listener: (events: readonly PublishedEvent[]): void => {
-      for (const event of events) onEvent(event);
-    },
   };
 }
 

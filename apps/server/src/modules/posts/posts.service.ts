@@ -81,7 +81,7 @@ export interface PostsServiceDeps {
   flags: ReaderFlags;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;
-  users: Pick<UsersService, 'idOf' | 'followsNearlyEveryone' | 'forgetPostsCount'>;
+  users: Pick<UsersService, 'idOf' | 'followsNearlyEveryone'>;
   entities: Pick<EntitiesService, 'resolve' | 'record' | 'forgetPost'>;
   /** Whose posts each viewer does not see, and which posts they may not touch. */
   hidden: Pick<HiddenMembers, 'hiddenFor' | 'separated' | 'isBlockedEitherWay'>;
@@ -359,7 +359,6 @@ export function createPostsService({
       });
       // A retry answers the post the first request made, as it is now.
       if (typeof made === 'string') return card(made, viewer);
-      users.forgetPostsCount(viewer.id);
       // Reading the new post back took 45 µs of the 208 µs a post spent in SQLite.
       const face = await cards.written(writes.writtenRecord(made));
       return face ? faceToPost(face, false, false, viewer) : card(made.id, viewer);
@@ -408,7 +407,6 @@ export function createPostsService({
         recordMentions(events, { postId, commentId: null, authorId: viewer.id }, mentioned);
         return card(postId, viewer, trx);
       });
-      cards.rewritten(postId);
       return edited;
     },
 
@@ -425,8 +423,6 @@ export function createPostsService({
           payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
         });
       });
-      cards.rewritten(postId);
-      users.forgetPostsCount(viewer.id);
     },
 
     async like(viewer: Viewer, postId: string): Promise<Post> {
@@ -447,8 +443,6 @@ export function createPostsService({
         });
         return toPost({ ...post, like_count: post.like_count + 1, liked: true }, viewer);
       });
-      cards.forget(postId);
-      flags.forget(viewer.id);
       return liked;
     },
 
@@ -472,8 +466,6 @@ export function createPostsService({
         });
         return toPost({ ...post, like_count: post.like_count - 1, liked: false }, viewer);
       });
-      cards.forget(postId);
-      flags.forget(viewer.id);
       return disliked;
     },
   };

@@ -1,4 +1,3 @@
-import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { idListValue, sqlBoolean } from '../../platform/db/dialect';
 import type { Database } from '../../platform/db/schema';
@@ -31,8 +30,7 @@ const NONE: Flags = { liked: false, bookmarked: false };
 /**
  * Which posts each recent reader liked and bookmarked, kept in memory: a page's flags then cost no
  * query. A member's marks are read once (two index ranges) and dropped when they like, unlike,
- * bookmark or unbookmark: by the process that made the change at once, by the others when the
- * relay hands them the event. Members with very many marks are asked per page instead.
+ * bookmark or unbookmark (see the read model's invalidation table). Members with very many marks are asked per page instead.
  */
 export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDeps) {
   const marks = keptPerMember<Marks>({
@@ -74,22 +72,6 @@ export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDe
       return flags;
     },
     forget,
-    /** For relay.listen: drops the marks of members whose likes or bookmarks changed. */
-    listener: (events: readonly PublishedEvent[]): void => {
-      for (const event of events) {
-        switch (event.type) {
-          case 'post.liked':
-          case 'post.unliked':
-          case 'bookmark.added':
-          case 'bookmark.removed':
-          case 'member.deleted':
-            forget(event.payload.userId);
-            break;
-          default:
-            break;
-        }
-      }
-    },
   };
 }
 

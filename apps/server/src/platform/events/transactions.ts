@@ -24,24 +24,48 @@ export async function runRecorded<T>(
   trx: Db,
   work: TransactionWork<T>,
 ): Promise<{ result: T; lastId: number | null }> {
+  const { result, lastId } = await runKeepingEvents(trx, work);
+  return { result, lastId };
+}
+
+/** As runRecorded, answering the events recorded too (for afterCommit). */
+async function runKeepingEvents<T>(
+  trx: Db,
+  work: TransactionWork<T>,
+): Promise<{ result: T; lastId: number | null; events: DomainEvent[] }> {
   const recorded: DomainEvent[] = [];
   const result = await work(trx, { record: (event) => recorded.push(event) });
   const lastId = recorded.length > 0 ? await appendEvents(trx, recorded, Date.now()) : null;
-  return { result, lastId };
+  return { result, lastId, events: recorded };
 }
 
 export type Transact = <T>(work: TransactionWork<T>) => Promise<T>;
 
 /**
- * A transact function that tells `committed` the newest event id after each commit with events.
- * On SQLite, concurrent writes share transactions (createGroupCommit below); PostgreSQL runs them
- * side by side, each in its own.
+ * Hears the events a transaction recorded once it committed, before its write is answered: this
+ * process's views then never answer a write's author with what the write changed.
  */
-export function createTransact(db: Db, committed: (lastId: number) => void): Transact {
-  if (!isPostgres(db)) return createGroupCommit(db, committed);
+export type AfterCommit = (events: readonly DomainEvent[]) => void;
+
+/**
+ * A transact function that tells `committed` the newest event id after each commit with events,
+ * and `afterCommit` the events themselves. On SQLite, concurrent writes share transactions
+ * (createGroupCommit below); PostgreSQL runs them side by side, each in its own.
+ */
+export function createTransact(
+  db: Db,
+  committed: (lastId: number) => void,
+  afterCommit: AfterCommit = () => undefined,
+): Transact {
+  if (!isPostgres(db)) return createGroupCommit(db, committed, afterCommit);
   return async (work) => {
-    const { result, lastId } = await db.transaction().execute((trx) => runRecorded(trx, work));
-    if (lastId !== null) committed(lastId);
+    const { result, lastId, events } = await db
+      .transaction()
+      .execute((trx) => runKeepingEvents(trx, work));
+    if (lastId !== null) {
+      afterCommit(events);
+      committed(lastId);
+    }
     return result;
   };
 }
@@ -75,7 +99,11 @@ async function totalChanges(trx: Db): Promise<number> {
  * after changing rows, or with an error not the app's own, spoils the batch: it is rolled back
  * and run again with a savepoint for each write, where the one that throws is rolled back alone.
  */
-function createGroupCommit(db: Db, committed: (lastId: number) => void): Transact {
+function createGroupCommit(
+  db: Db,
+  committed: (lastId: number) => void,
+  afterCommit: AfterCommit,
+): Transact {
   const queue: Waiting[] = [];
   let draining = false;
 
@@ -89,7 +117,10 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
       for (const waiting of batch) waiting.reject(error);
       return;
     }
-    if (outcome.lastId !== null) committed(outcome.lastId);
+    if (outcome.lastId !== null) {
+      afterCommit(outcome.events);
+      committed(outcome.lastId);
+    }
     for (const answer of outcome.answers) answer();
   }
 
@@ -107,7 +138,7 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
       let changes = await totalChanges(trx);
       for (const [index, { work, resolve, reject }] of batch.entries()) {
         try {
-          stored(outcome, await runRecorded(trx, work), resolve);
+          stored(outcome, await runKeepingEvents(trx, work), resolve);
           if (index < batch.length - 1) changes = await totalChanges(trx);
         } catch (error) {
           if (!(error instanceof AppError) || (await totalChanges(trx)) !== changes) {
@@ -126,7 +157,7 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
       for (const { work, resolve, reject } of batch) {
         const inSavepoint = await trx.savepoint(SAVEPOINT).execute();
         try {
-          const recorded = await runRecorded(inSavepoint, work);
+          const recorded = await runKeepingEvents(inSavepoint, work);
           await inSavepoint.releaseSavepoint(SAVEPOINT).execute();
           stored(outcome, recorded, resolve);
         } catch (error) {
@@ -155,18 +186,21 @@ function createGroupCommit(db: Db, committed: (lastId: number) => void): Transac
 interface Outcome {
   answers: (() => void)[];
   lastId: number | null;
+  /** The events of the writes stored, in their order. */
+  events: DomainEvent[];
 }
 
 /** A write done: answered with its result after the COMMIT, its newest event announced. */
 function stored(
   outcome: Outcome,
-  recorded: { result: unknown; lastId: number | null },
+  recorded: { result: unknown; lastId: number | null; events: readonly DomainEvent[] },
   resolve: Waiting['resolve'],
 ): void {
   outcome.answers.push(() => {
     resolve(recorded.result);
   });
   if (recorded.lastId !== null) outcome.lastId = recorded.lastId;
+  outcome.events.push(...recorded.events);
 }
 
 /** A write that threw and left nothing: answered with its error after the COMMIT. */
@@ -190,7 +224,7 @@ async function inTransaction<Result extends Outcome | 'spoiled'>(
     trx = open;
     // Its queries run the writer's statements directly while it is open (see direct-statements.ts).
     const outcome = await withStatementsLent(db, open, () =>
-      run(open, { answers: [], lastId: null }),
+      run(open, { answers: [], lastId: null, events: [] }),
     );
     if (outcome === 'spoiled') {
       // An error may have ended the transaction already (SQLite rolls back at a full disk).
