@@ -1,182 +1,25 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  AccountErrors,
-  GUEST_CREDENTIALS,
-  type AccountDeleteBody,
-  type PasswordChangeBody,
-} from '@perch/contract';
-import type { Kysely } from 'kysely';
+import type { AccountDeleteBody, PasswordChangeBody } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
-import { isLockConflict } from '../../platform/db/dialect';
-import type { Database, UserRow } from '../../platform/db/schema';
-import type { EventRecorder, Transact } from '../../platform/events/transactions';
-import { badRequest, forbidden, unauthorized } from '../../lib/errors';
-import { SCRYPT_PREFIX, hashPassword, verifyPassword } from '../../lib/password';
-import type { PasswordHasher } from '../auth/auth.service';
-import type { EntitiesService } from '../discovery/entities.service';
-import type { NotificationsService } from '../notifications/notifications.service';
-import type { PostCards } from '../posts/post-cards';
-import type { ReaderFlags } from '../posts/reader-flags';
-import type { SessionsService } from '../sessions/sessions.service';
-import type { UsersService } from '../users/users.service';
-import * as repo from './account.repository';
+import { hashPassword, verifyPassword } from '../../lib/password';
+import type { AccountDeps, AccountServiceDeps } from './account.deps';
+import { changePassword } from './change-password';
+import { deleteAccount } from './delete-account';
 
-type Db = Kysely<Database>;
-
-/**
- * Images named in a 'member.deleted' event, for the media consumer to free: about 90 KB of URLs,
- * well under what an event stream may leave unread (256 KB). A member who showed more has the
- * rest removed by the media sweep (their upload records went with them), within the hour.
- */
-export const DELETED_MEMBER_IMAGES_MAX = 1000;
-
-/** Tries of a deletion that found a lock taken (PostgreSQL) before the last one waits for locks. */
-const DELETE_ATTEMPTS = 8;
-
-export interface AccountServiceDeps {
-  transact: Transact;
-  users: Pick<UsersService, 'recordById' | 'replacePasswordHash' | 'forgetMember'>;
-  sessions: Pick<SessionsService, 'revokeWithin' | 'forget'>;
-  entities: Pick<EntitiesService, 'lockTagsOfAuthor' | 'forgetPostsOf'>;
-  notifications: Pick<NotificationsService, 'recipientsTouchedByMember' | 'recordUnreadCounts'>;
-  cards: Pick<PostCards, 'forgetAll'>;
-  flags: Pick<ReaderFlags, 'forget'>;
-  passwordHashCost: number;
-  passwords?: PasswordHasher;
-}
+export type { AccountServiceDeps } from './account.deps';
 
 /**
  * The member's own account: changing the password and deleting the account (exporting it is
  * export.service.ts). Both take the current password again, whatever the session.
  */
-export function createAccountService({
-  transact,
-  users,
-  sessions,
-  entities,
-  notifications,
-  cards,
-  flags,
-  passwordHashCost,
-  passwords = { hash: hashPassword, verify: verifyPassword },
-}: AccountServiceDeps) {
-  /** The viewer's row, once `password` proved to be theirs (400 otherwise). */
-  async function memberWithPassword(viewer: Viewer, password: string): Promise<UserRow> {
-    const row = await users.recordById(viewer.id);
-    // Deleted meanwhile (by another of their sessions): the token speaks for no one.
-    if (!row) throw unauthorized();
-    // Hashes of another scheme (demo members' '!') match no password.
-    const matches =
-      row.password_hash.startsWith(SCRYPT_PREFIX) &&
-      (await passwords.verify(password, row.password_hash));
-    if (!matches) throw badRequest(AccountErrors.wrongPassword);
-    // Everyone signs in as the guest with the published password: no one may take it away.
-    if (row.username === GUEST_CREDENTIALS.username) throw forbidden(AccountErrors.sharedGuest);
-    return row;
-  }
-
-  /**
-   * Removes the member and everything of theirs, keeping every counter on other members' rows
-   * equal to the rows it counts; answers the sessions it ended.
-   *
-   * PostgreSQL: rows are locked before anything changes, in the order other writers take them:
-   * posts first (every change under a post locks it first), then the member (which holds off
-   * every write that would point at them), then the members they follow or who follow them, then
-   * tags. Once it holds the member's row, the deletion would rather start over than wait for
-   * another lock (`wait: false`: NOWAIT), so it never waits in a circle with the writers it holds
-   * off; its last try waits, and PostgreSQL breaks a deadlock should one form.
-   */
-  async function removeMember(
-    trx: Db,
-    events: EventRecorder,
-    userId: string,
-    wait: boolean,
-  ): Promise<string[]> {
-    await repo.lockPostsTouchedBy(trx, userId, true);
-    const member = await repo.lockMember(trx, userId);
-    if (!member) throw unauthorized();
-    // Posts that writes committing while the first lock was taken added (the member's own, or
-    // ones they liked, commented or voted on): no such write can start now.
-    await repo.lockPostsTouchedBy(trx, userId, wait);
-    await repo.lockRelations(trx, userId, wait);
-    await entities.lockTagsOfAuthor(trx, userId, wait);
-
-    const images = await repo.imagesOfPosts(trx, userId, DELETED_MEMBER_IMAGES_MAX);
-    if (member.avatar_url !== null && !images.includes(member.avatar_url)) {
-      images.push(member.avatar_url);
-    }
-    const recipients = await notifications.recipientsTouchedByMember(trx, userId);
-    // Marked revoked first, so the event closes their streams everywhere; the rows then cascade.
-    const revoked = await sessions.revokeWithin(trx, events, userId, null);
-
-    await repo.decrementFollowersOfFollowees(trx, userId);
-    await repo.decrementFollowingOfFollowers(trx, userId);
-    await repo.decrementLikeCounts(trx, userId);
-    await repo.deleteLikes(trx, userId);
-    await repo.decrementVoteCounts(trx, userId, 1);
-    await repo.decrementVoteCounts(trx, userId, -1);
-    await repo.deleteVotes(trx, userId);
-    // Comments on others' posts would outlive the member (user_id SET NULL): they go too.
-    await repo.decrementCommentCounts(trx, userId);
-    await repo.deleteComments(trx, userId);
-    await entities.forgetPostsOf(trx, userId);
-    await repo.deletePosts(trx, userId);
-    if (!(await repo.deleteMember(trx, userId))) throw unauthorized();
-
-    await notifications.recordUnreadCounts(trx, events, recipients);
-    events.record({ type: 'member.deleted', payload: { userId, mediaURLs: images } });
-    return revoked;
-  }
-
+export function createAccountService(serviceDeps: AccountServiceDeps) {
+  const deps: AccountDeps = {
+    ...serviceDeps,
+    passwords: serviceDeps.passwords ?? { hash: hashPassword, verify: verifyPassword },
+  };
   return {
-    /**
-     * A new password (the signup rules, checked by the body's schema) for the right current one;
-     * every other session of the member ends in the same transaction.
-     */
-    async changePassword(viewer: Viewer, body: PasswordChangeBody): Promise<void> {
-      const row = await memberWithPassword(viewer, body.currentPassword);
-      if (await passwords.verify(body.newPassword, row.password_hash)) {
-        throw badRequest(AccountErrors.samePassword);
-      }
-      const hash = await passwords.hash(body.newPassword, passwordHashCost);
-      const ended = await transact(async (trx, events) => {
-        // Another change won the race: the current password checked above is no longer it.
-        if (!(await users.replacePasswordHash(trx, row.id, row.password_hash, hash))) {
-          throw badRequest(AccountErrors.wrongPassword);
-        }
-        return sessions.revokeWithin(trx, events, row.id, null, viewer.sessionId);
-      });
-      sessions.forget(ended);
-    },
-
-    /**
-     * Deletes the account for the right password and the username typed out (any case, spaces
-     * around it ignored), in one transaction: afterwards nothing of the member is left, their
-     * tokens answer 401 and the username is free.
-     */
-    async deleteAccount(viewer: Viewer, body: AccountDeleteBody): Promise<void> {
-      const row = await memberWithPassword(viewer, body.password);
-      if (body.username.trim().toLowerCase() !== row.username.toLowerCase()) {
-        throw badRequest(AccountErrors.wrongUsername);
-      }
-      let revoked: string[] = [];
-      for (let attempt = 1; ; attempt += 1) {
-        const last = attempt >= DELETE_ATTEMPTS;
-        try {
-          revoked = await transact((trx, events) => removeMember(trx, events, row.id, last));
-          break;
-        } catch (error) {
-          if (last || !isLockConflict(error)) throw error;
-          // Whoever held the lock finishes meanwhile; tries spread out so they do not collide.
-          await sleep(Math.min(400, 10 * 2 ** attempt) * (0.5 + Math.random()));
-        }
-      }
-      // This process at once; the others when the events reach them.
-      sessions.forget(revoked);
-      users.forgetMember(row.id);
-      cards.forgetAll();
-      flags.forget(row.id);
-    },
+    changePassword: (viewer: Viewer, body: PasswordChangeBody) =>
+      changePassword(deps, viewer, body),
+    deleteAccount: (viewer: Viewer, body: AccountDeleteBody) => deleteAccount(deps, viewer, body),
   };
 }
 

@@ -31,6 +31,26 @@ export interface SessionsServiceDeps {
 }
 
 /**
+ * In the caller's transaction: ends these sessions of the member (all of them when `sessionIds`
+ * is null), except `exceptId`, and records it; answers those it ended. The caller forgets them
+ * once it committed.
+ */
+export async function revokeWithin(
+  trx: Kysely<Database>,
+  events: EventRecorder,
+  userId: string,
+  sessionIds: readonly string[] | null,
+  exceptId?: string,
+): Promise<string[]> {
+  if (sessionIds?.length === 0) return [];
+  const ids = await repo.revokeSessions(trx, userId, { ids: sessionIds, exceptId }, Date.now());
+  if (ids.length > 0) {
+    events.record({ type: 'sessions.revoked', payload: { userId, sessionIds: ids } });
+  }
+  return ids;
+}
+
+/**
  * Server-side sessions behind the tokens: every token names its session, and a token whose
  * session was revoked (logout, log out everywhere) is refused even before it expires.
  */
@@ -54,26 +74,6 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
   const forget = (ids: readonly string[]) => {
     for (const id of ids) cache.delete(id);
   };
-
-  /**
-   * In the caller's transaction: ends these sessions of the member (all of them when `sessionIds`
-   * is null), except `exceptId`, and records it; answers those it ended. The caller forgets them
-   * once it committed.
-   */
-  async function revokeWithin(
-    trx: Kysely<Database>,
-    events: EventRecorder,
-    userId: string,
-    sessionIds: readonly string[] | null,
-    exceptId?: string,
-  ): Promise<string[]> {
-    if (sessionIds?.length === 0) return [];
-    const ids = await repo.revokeSessions(trx, userId, { ids: sessionIds, exceptId }, Date.now());
-    if (ids.length > 0) {
-      events.record({ type: 'sessions.revoked', payload: { userId, sessionIds: ids } });
-    }
-    return ids;
-  }
 
   /** revokeWithin, in a transaction of its own. */
   async function revoke(
