@@ -12,18 +12,21 @@
  * and one `BENCH_JSON {...}` line (bench/report.ts). The run's stages are in bench/run/. See
  * bench/README.md.
  */
+import { compareReport, runCompare } from './compare';
 import { measureInProcess, type InProcessResult } from './inprocess';
 import { formatCount, resolveInstance, type Instance } from './lib/instance';
 import type { Scenario } from './lib/load';
-import { log } from './lib/log';
+import { log, secondsSince } from './lib/log';
 import { Prng } from './lib/prng';
-import { failed, printReport } from './report';
+import { pinning } from './lib/pinning';
+import { failed, machineNote, printReport } from './report';
 import { measureGrowth } from './run/growth-pairs';
 import { loadFor, prepareMembers } from './run/members';
-import { LATENCY_CONNECTIONS, parseRunOptions, THROUGHPUT_CONNECTIONS } from './run/options';
+import { parseRunOptions, THROUGHPUT_CONNECTIONS } from './run/options';
 import { runPerch } from './run/perch';
 import { prepareInstance, serverEnv } from './run/prepare';
 import { runBaseline } from './run/scenario';
+import { selectScenarios } from './run/select';
 import { verifyWrites } from './verify';
 
 const options = parseRunOptions();
@@ -35,25 +38,10 @@ function runGrowth(selected: Scenario[], large: Instance, baselineRps: number) {
   return measureGrowth({ options, large, reads, baselineRps });
 }
 
-/** The scenarios `--only` asks for; an error for a name nothing answers to. */
-function selectScenarios(scenarios: Scenario[]): Scenario[] {
-  const known = new Set([
-    ...scenarios.map((scenario) => scenario.name),
-    'inprocess',
-    'web',
-    'events',
-    'timelines',
-  ]);
-  const unknown = [...(options.only ?? [])].filter((name) => !known.has(name));
-  if (unknown.length > 0) {
-    throw new Error(`unknown --only name ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
-  }
-  return scenarios.filter((scenario) => options.wanted(scenario.name));
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   const { posts, quick, seed, wanted } = options;
+  const { note } = pinning();
   const { throughputSeconds, latencySeconds } = options;
   const instance = resolveInstance({
     posts,
@@ -62,8 +50,18 @@ async function main(): Promise<void> {
     databaseUrl: options.databaseUrl,
   });
   log(
-    `Perch load benchmark: ${instance.kind}, ${formatCount(posts)} posts${quick ? ', quick' : ''}; ${THROUGHPUT_CONNECTIONS} connections × ${throughputSeconds} s for throughput, ${LATENCY_CONNECTIONS} × ${latencySeconds} s for latency`,
+    `Perch load benchmark: ${instance.kind}, ${formatCount(posts)} posts${quick ? ', quick' : ''}; ${options.rounds} rounds of ${THROUGHPUT_CONNECTIONS} connections × ${throughputSeconds} s for throughput, then ${latencySeconds} s at half that rate for latency`,
   );
+  log(note);
+  if (options.compare !== null) {
+    const compared = await runCompare(options, instance);
+    log();
+    for (const line of compareReport(compared)) log(line);
+    for (const line of machineNote()) log(line);
+    log(`Total time ${secondsSince(started)} s.`);
+    log(`BENCH_JSON ${JSON.stringify({ compare: compared })}`);
+    return;
+  }
   const { meta, copy } = await prepareInstance(instance, {
     build: options.build,
     web: wanted('web'),
@@ -76,19 +74,20 @@ async function main(): Promise<void> {
     signEveryone: options.checksTimelines,
   });
   const load = loadFor(prepared, prng);
-  const selected = selectScenarios(load.scenarios);
+  const selected = selectScenarios(options, load.scenarios);
 
   let inProcess: InProcessResult | null = null;
   if (wanted('inprocess')) {
     log();
-    log("In-process queries (the server's services on createDatabase, no HTTP):");
+    log('In-process reads (buildApp on the copy, app.inject, one request at a time, no socket):');
     inProcess = await measureInProcess({
-      target: copy.target,
+      copy,
+      secret: prepared.secret,
+      members: prepared.everyone.length > 0 ? prepared.everyone : prepared.members,
       seed,
       homeSamples: 2000,
       otherSamples: quick ? 100 : 300,
       budgetMs: quick ? 1000 : 10_000,
-      log,
       printSql: options.explain,
     });
   }
@@ -110,7 +109,8 @@ async function main(): Promise<void> {
       posts,
       seed,
       quick,
-      connections: { throughput: THROUGHPUT_CONNECTIONS, latency: LATENCY_CONNECTIONS },
+      connections: { throughput: THROUGHPUT_CONNECTIONS, latency: THROUGHPUT_CONNECTIONS },
+      rounds: options.rounds,
       durations: { throughput: throughputSeconds, latency: latencySeconds },
     },
     variant: instance.kind,

@@ -1,35 +1,18 @@
 /**
- * In-process timings of the queries behind the busiest screens, without HTTP: the server's own
- * services on a database opened with createDatabase, for random members. Also prints each query's
- * plan (SQLite: EXPLAIN QUERY PLAN; PostgreSQL: EXPLAIN ANALYZE) for one typical member.
+ * In-process timings of the reads behind the busiest screens, without a socket: the server built by
+ * its public entry (`buildApp`) on the run's copy, each read sent with `app.inject` as a signed-in
+ * member, one at a time. Also prints the plan of each query a read sends for one member, caught on
+ * the database driver itself (lib/query-capture.ts), so the benchmark knows nothing of the server's
+ * services or caches.
  */
-import { Kysely, PostgresDialect, type CompiledQuery, type LogEvent } from 'kysely';
-import pg from 'pg';
-import {
-  closeDatabase,
-  createDatabase,
-  openSqlite,
-  type DatabaseTarget,
-} from '../apps/server/src/platform/db/database';
-import type { Database } from '../apps/server/src/platform/db/schema';
-import { PerchSqliteDialect } from '../apps/server/src/platform/db/sqlite-dialect';
-// The server's Fastify augmentations (request.viewer, app.services), which its modules rely on.
-import type {} from '../apps/server/src/app/app';
-import type { Viewer } from '../apps/server/src/lib/viewer';
-import { createTransact } from '../apps/server/src/platform/events/transactions';
-import { createBookmarksService } from '../apps/server/src/modules/bookmarks/bookmarks.service';
-import { createPostCards } from '../apps/server/src/modules/posts/post-cards';
-import { createEntitiesService } from '../apps/server/src/modules/discovery/entities.service';
-import { createPostsService } from '../apps/server/src/modules/posts/posts.service';
-import { createReaderFlags } from '../apps/server/src/modules/posts/reader-flags';
-import { createHiddenMembers } from '../apps/server/src/modules/safety/hidden-members';
-import { createIdempotencyService } from '../apps/server/src/modules/idempotency/idempotency.service';
-import { createKeptFollowees } from '../apps/server/src/modules/users/kept-followees';
-import { createMemberCards } from '../apps/server/src/modules/users/member-cards';
-import { createMemberStubs } from '../apps/server/src/modules/users/member-stubs';
-import { createUsersService } from '../apps/server/src/modules/users/users.service';
+import type { FastifyInstance } from 'fastify';
+import type { Member, RunCopy } from './lib/copy';
+import { log } from './lib/log';
 import { percentile, Prng } from './lib/prng';
+import { captureQueries, explainQueries, type QueryPlan } from './lib/query-capture';
 import { searchFragment } from './lib/text';
+import { serverEnv } from './run/prepare';
+import { auth } from './scenarios';
 
 export interface QueryTiming {
   name: string;
@@ -42,85 +25,34 @@ export interface QueryTiming {
 
 export interface InProcessResult {
   timings: QueryTiming[];
-  plans: { name: string; sql: string; plan: string[] }[];
+  plans: QueryPlan[];
+  /** Why nothing was measured (the server's source did not load), or null. */
+  skipped: string | null;
 }
 
-type Db = Kysely<Database>;
-
-/**
- * The services over one database, wired as the server's composition root (src/app/services.ts) wires
- * them. Only reads are timed: no relay hears commits, no media is checked, no timeline is kept.
- */
-function servicesOf(db: Db) {
-  const transact = createTransact(db, () => undefined);
-  const media = {
-    assertUsable: () => Promise.reject(new Error('the in-process benchmark only reads')),
-  };
-  // No one blocks or mutes anyone in generated data: each viewer's relations are read once.
-  const hidden = createHiddenMembers({ reads: db, max: 10_000 });
-  const stubs = createMemberStubs({ reads: db, max: 10_000 });
-  const users = createUsersService({
-    db,
-    transact,
-    media,
-    hidden,
-    stubs,
-    cards: createMemberCards({ reads: db, max: 5_000 }),
-    followees: createKeptFollowees({ reads: db, maxIds: 100_000, maxPerMember: 5_000 }),
-  });
-  // Home as computed from follows: what a member's first read (and any read past their timeline)
-  // costs. The server's timelines are measured over HTTP.
-  const timelines = { page: () => Promise.resolve(null), posted: () => Promise.resolve() };
-  const cards = createPostCards({ reads: db, max: 10_000, packedMax: 12_000, authors: stubs });
-  const flags = createReaderFlags({ reads: db, maxIds: 200_000, maxPerMember: 5_000 });
-  const entities = createEntitiesService({ users });
-  const posts = createPostsService({
-    db,
-    transact,
-    media,
-    users,
-    timelines,
-    cards,
-    authors: stubs,
-    flags,
-    entities,
-    hidden,
-    idempotency: createIdempotencyService({ db }),
-  });
-  return { posts, users, bookmarks: createBookmarksService({ db, transact, posts }) };
-}
-type Services = ReturnType<typeof servicesOf>;
-type Call = (services: Services, viewer: Viewer, prng: Prng) => Promise<unknown>;
-
-/** What each screen asks the database, through the server's services. */
-const CALLS: [name: string, call: Call][] = [
-  [
-    'home feed, latest',
-    ({ posts }, viewer) => posts.feed(viewer, 'home', { sort: 'latest', limit: 20 }),
-  ],
-  [
-    'home feed, trending',
-    ({ posts }, viewer) => posts.feed(viewer, 'home', { sort: 'trending', limit: 20 }),
-  ],
-  [
-    'explore, latest',
-    ({ posts }, viewer) => posts.feed(viewer, 'explore', { sort: 'latest', limit: 20 }),
-  ],
-  [
-    'liked, latest',
-    ({ posts }, viewer) => posts.feed(viewer, 'liked', { sort: 'latest', limit: 20 }),
-  ],
-  [
-    'member posts, latest',
-    ({ posts }, viewer) => posts.byAuthor(viewer.username, viewer, { sort: 'latest', limit: 20 }),
-  ],
-  ['bookmarks', ({ bookmarks }, viewer) => bookmarks.list(viewer, { limit: 20 })],
-  ['who to follow', ({ users }, viewer) => users.suggestions(viewer, { limit: 20 })],
-  [
-    'member search',
-    ({ users }, viewer, prng) => users.search(viewer, { q: searchFragment(prng), limit: 20 }),
-  ],
+/** What each screen asks, as the web app asks it. */
+const READS: [name: string, path: (member: Member, prng: Prng) => string][] = [
+  ['home feed, latest', () => '/api/posts/feed?sort=latest'],
+  ['home feed, trending', () => '/api/posts/feed?sort=trending'],
+  ['explore, latest', () => '/api/posts/explore?sort=latest'],
+  ['liked, latest', () => '/api/posts/liked'],
+  ['member posts, latest', (member) => `/api/posts/user/${member.username}`],
+  ['bookmarks', () => '/api/users/bookmark'],
+  ['who to follow', () => '/api/users/suggestions'],
+  ['member search', (_, prng) => `/api/users?q=${searchFragment(prng)}`],
 ];
+
+export interface InProcessOptions {
+  copy: RunCopy;
+  secret: string;
+  /** Signed-in members, drawn at random for each request. */
+  members: readonly Member[];
+  seed: string;
+  homeSamples: number;
+  otherSamples: number;
+  budgetMs: number;
+  printSql?: boolean;
+}
 
 function summarise(name: string, durations: number[]): QueryTiming {
   const sorted = Float64Array.from(durations).sort();
@@ -137,144 +69,111 @@ function summarise(name: string, durations: number[]): QueryTiming {
   };
 }
 
-async function explain(
-  target: DatabaseTarget,
-  viewer: Viewer,
-  log: (line: string) => void,
-): Promise<InProcessResult['plans']> {
-  const plans: InProcessResult['plans'] = [];
-  let captured: CompiledQuery[] = [];
-  const capture = (event: LogEvent) => {
-    if (event.level === 'query') captured.push(event.query);
-  };
-  let run: (query: CompiledQuery) => Promise<string[]>;
-  let db: Db;
-  let close: () => Promise<void>;
-  if (target.kind === 'sqlite') {
-    const sqlite = openSqlite(target.filename);
-    db = new Kysely<Database>({
-      dialect: new PerchSqliteDialect({ database: sqlite }),
-      log: capture,
-    });
-    run = (query) => {
-      const rows = sqlite
-        .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
-        .all(...(query.parameters as unknown[])) as {
-        id: number;
-        parent: number;
-        detail: string;
-      }[];
-      const depth = new Map<number, number>([[0, 0]]);
-      return Promise.resolve(
-        rows.map((row) => {
-          const level = (depth.get(row.parent) ?? 0) + 1;
-          depth.set(row.id, level);
-          return `${'  '.repeat(level - 1)}${row.detail}`;
-        }),
-      );
-    };
-    close = () => db.destroy();
-  } else {
-    const pool = new pg.Pool({ connectionString: target.url, max: 1 });
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: capture });
-    run = async (query) =>
-      (
-        await pool.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${query.sql}`,
-          query.parameters as unknown[],
-        )
-      ).rows.map((row) => row['QUERY PLAN']);
-    close = () => db.destroy();
+/** The app as `npm start` builds it, on the run's copy, without its socket. */
+async function buildInProcess(copy: RunCopy, secret: string): Promise<FastifyInstance> {
+  const { buildApp } = await import('../apps/server/src/app/app');
+  const { loadConfig } = await import('../apps/server/src/app/config');
+  const config = loadConfig({ ...serverEnv(copy, secret), WEB_DIR: '' }, { webDir: null });
+  const app = await buildApp(config, { logger: false });
+  await app.ready();
+  return app;
+}
+
+/** One read as `member`; its time in ms. A non-2xx answer is an error: the figure would be wrong. */
+async function timedRead(app: FastifyInstance, url: string, member: Member): Promise<number> {
+  const started = performance.now();
+  const response = await app.inject({
+    method: 'GET',
+    url,
+    headers: auth(member, { prefer: 'return=minimal' }),
+  });
+  const elapsed = performance.now() - started;
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
   }
-  try {
-    const services = servicesOf(db);
-    for (const [name, call] of CALLS) {
-      captured = [];
-      await call(services, viewer, new Prng('explain', name));
-      for (const query of captured.filter((q) => /^\s*select/i.test(q.sql))) {
-        const plan = await run(query);
-        plans.push({ name, sql: query.sql, plan });
-      }
+  return elapsed;
+}
+
+async function timeReads(app: FastifyInstance, options: InProcessOptions): Promise<QueryTiming[]> {
+  const prng = new Prng(options.seed, 'in-process');
+  const timings: QueryTiming[] = [];
+  for (const [name, pathOf] of READS) {
+    const home = name === 'home feed, latest';
+    const samples = home ? options.homeSamples : options.otherSamples;
+    const next = () => prng.pick(options.members);
+    // Warms code paths and statement caches.
+    for (let i = 0; i < Math.min(20, samples); i++) {
+      const member = next();
+      await timedRead(app, pathOf(member, prng), member);
     }
-  } finally {
-    await close();
+    const durations: number[] = [];
+    const deadline = performance.now() + (home ? Infinity : options.budgetMs);
+    for (let i = 0; i < samples && performance.now() < deadline; i++) {
+      const member = next();
+      durations.push(await timedRead(app, pathOf(member, prng), member));
+    }
+    const timing = summarise(name, durations);
+    timings.push(timing);
+    log(
+      `  ${name.padEnd(22)} ${String(timing.samples).padStart(5)} reads   p50 ${timing.p50.toFixed(2).padStart(8)} ms   p99 ${timing.p99.toFixed(2).padStart(8)} ms   max ${timing.max.toFixed(1).padStart(8)} ms`,
+    );
   }
-  for (const { name, plan } of plans) {
-    log(`  ${name}:`);
-    for (const line of plan) log(`      ${line}`);
+  return timings;
+}
+
+/** Of the signed-in members, the one whose following count is the median. */
+async function typicalMember(copy: RunCopy, members: readonly Member[]): Promise<Member> {
+  const runner = await copy.runner();
+  try {
+    const rows = await runner.all<{ id: string; following_count: number }>(
+      'SELECT id, following_count FROM users',
+    );
+    const following = new Map(rows.map((row) => [row.id, row.following_count]));
+    const sorted = [...members].sort(
+      (a, b) => (following.get(a.id) ?? 0) - (following.get(b.id) ?? 0),
+    );
+    const middle = sorted[Math.floor(sorted.length / 2)];
+    if (!middle) throw new Error('no member signed in');
+    return middle;
+  } finally {
+    await runner.close();
+  }
+}
+
+/** The queries each read sends for the typical member, and their plans. */
+async function planReads(app: FastifyInstance, options: InProcessOptions): Promise<QueryPlan[]> {
+  const typical = await typicalMember(options.copy, options.members);
+  const plans: QueryPlan[] = [];
+  for (const [name, pathOf] of READS) {
+    const prng = new Prng('explain', name);
+    const queries = await captureQueries(() => timedRead(app, pathOf(typical, prng), typical));
+    plans.push(...(await explainQueries(options.copy.target, name, queries)));
   }
   return plans;
 }
 
-/**
- * Times each call for random members (the home feed for `homeSamples` of them, the others within a
- * time budget each), then explains the queries for the first of them.
- */
-export async function measureInProcess(options: {
-  target: DatabaseTarget;
-  seed: string;
-  homeSamples: number;
-  otherSamples: number;
-  budgetMs: number;
-  log: (line: string) => void;
-  printSql?: boolean;
-}): Promise<InProcessResult> {
-  const { log } = options;
-  const handle = createDatabase(options.target);
-  const timings: QueryTiming[] = [];
-  let typical: Viewer | null = null;
+export async function measureInProcess(options: InProcessOptions): Promise<InProcessResult> {
+  let app: FastifyInstance;
   try {
-    const members = await handle.db
-      .selectFrom('users')
-      .select(['id', 'username', 'following_count'])
-      .orderBy('id')
-      .execute();
-    if (members.length === 0) throw new Error('the instance has no members');
-    const prng = new Prng(options.seed, 'in-process');
-    const viewers = Array.from({ length: options.homeSamples }, () => {
-      const member = prng.pick(members);
-      return { id: member.id, username: member.username };
-    });
-    // The member whose following count is the median: the plans are shown for them.
-    const byFollowing = [...members].sort((a, b) => a.following_count - b.following_count);
-    const middle = byFollowing[Math.floor(byFollowing.length / 2)] ?? members[0];
-    if (middle) typical = { id: middle.id, username: middle.username };
-
-    const services = servicesOf(handle.db);
-    for (const [name, call] of CALLS) {
-      const samples = name === 'home feed, latest' ? options.homeSamples : options.otherSamples;
-      // Warm up code paths and statement caches.
-      for (let i = 0; i < Math.min(20, samples); i++) {
-        await call(
-          services,
-          viewers[i % viewers.length] ?? viewers[0] ?? { id: '', username: '' },
-          prng,
-        );
-      }
-      const durations: number[] = [];
-      const deadline =
-        performance.now() + (samples === options.homeSamples ? Infinity : options.budgetMs);
-      for (let i = 0; i < samples && performance.now() < deadline; i++) {
-        const viewer = viewers[i % viewers.length] ?? { id: '', username: '' };
-        const started = performance.now();
-        await call(services, viewer, prng);
-        durations.push(performance.now() - started);
-      }
-      const timing = summarise(name, durations);
-      timings.push(timing);
-      log(
-        `  ${name.padEnd(22)} ${String(timing.samples).padStart(5)} members   p50 ${timing.p50.toFixed(2).padStart(8)} ms   p99 ${timing.p99.toFixed(2).padStart(8)} ms   max ${timing.max.toFixed(1).padStart(8)} ms`,
-      );
+    app = await buildInProcess(options.copy, options.secret);
+  } catch (error) {
+    const skipped = `the server's source did not load (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+    log(`  skipped: ${skipped}`);
+    return { timings: [], plans: [], skipped };
+  }
+  try {
+    const timings = await timeReads(app, options);
+    log(
+      `Query plans of each read for a member with the median following count (${options.copy.target.kind === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN ANALYZE'}; queries answered from the server's caches send none):`,
+    );
+    const plans = await planReads(app, options);
+    for (const { name, plan, sql } of plans) {
+      log(`  ${name}:`);
+      if (options.printSql) log(`    ${sql}`);
+      for (const line of plan) log(`      ${line}`);
     }
+    return { timings, plans, skipped: null };
   } finally {
-    await closeDatabase(handle);
+    await app.close();
   }
-  log(
-    `Query plans for a member with the median following count (${options.target.kind === 'sqlite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN ANALYZE'}):`,
-  );
-  const plans = typical ? await explain(options.target, typical, log) : [];
-  if (options.printSql) {
-    for (const { name, sql } of plans) log(`  ${name}: ${sql}`);
-  }
-  return { timings, plans };
 }

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { eventsReport, type EventsResult } from './events';
 import { growthReport, type GrowthResult } from './growth';
 import type { InProcessResult } from './inprocess';
+import { pinning } from './lib/pinning';
 import { formatCount, ROOT, type InstanceMeta } from './lib/instance';
-import { kb, type ScenarioResult } from './lib/load';
+import { formatSpread, kb, type ScenarioResult } from './lib/load';
 import { formatTable } from './lib/table';
 import type { SoakResult } from './soak';
 import { timelineReport, type TimelineResult } from './timeline-check';
@@ -18,6 +19,7 @@ export interface RunSettings {
   seed: string;
   quick: boolean;
   connections: { throughput: number; latency: number };
+  rounds: number;
   durations: { throughput: number; latency: number };
 }
 
@@ -51,6 +53,7 @@ export const failed = (run: Pick<RunReport, 'verification' | 'timelines' | 'grow
 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
+/** One row a scenario: every figure as min / median / max over its rounds. */
 function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | null): string[] {
   const table: string[][] = [
     [
@@ -59,6 +62,7 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
       '× base',
       'p50 ms',
       'p99 ms',
+      'p99.9 ms',
       'CPU µs/req',
       'kB/answer',
       'wait ms/s',
@@ -69,11 +73,12 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
   for (const r of baseline ? [baseline, ...results] : results) {
     table.push([
       r.name,
-      r.rps.toFixed(0),
+      formatSpread(r.spread.rps),
       r.ratio.toFixed(3),
-      String(r.p50),
-      String(r.p99),
-      r.cpuUsPerRequest === null ? '-' : String(r.cpuUsPerRequest),
+      formatSpread(r.spread.p50, 2),
+      formatSpread(r.spread.p99, 2),
+      formatSpread(r.spread.p999, 2),
+      formatSpread(r.spread.cpuUsPerRequest),
       kb(r.throughput.bytesPerAnswer),
       r.waitMsPerSecond === null ? '-' : String(r.waitMsPerSecond),
       String(r.errors),
@@ -81,6 +86,19 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
     ]);
   }
   return table.length > 1 ? formatTable(table) : [];
+}
+
+/** Whether the load generator had a core of its own. */
+export function machineNote(): string[] {
+  return [pinning().note];
+}
+
+/** How to read the table, and what the figures were measured with. */
+export function tableHeading(settings: RunSettings): string[] {
+  return [
+    `Each figure is min / median / max of ${settings.rounds} rounds; a round is ${settings.durations.throughput} s of throughput with ${settings.connections.throughput} connections (req/s, CPU µs/req, kB/answer), then ${settings.durations.latency} s at half the req/s that round reached, sent at a constant rate, latency from each request's intended send time (p50, p99, p99.9: queueing behind a stall counts).`,
+    ...machineNote(),
+  ];
 }
 
 function webLines(web: WebResult): string[] {
@@ -117,8 +135,9 @@ function printSummary(run: RunReport, log: (line?: string) => void): void {
   const { settings, results, baseline, server, inProcess, web, events, timelines } = run;
   log();
   log(
-    `Results: ${run.variant}, ${formatCount(settings.posts)} posts, ${formatCount(run.members)} members, ${process.env.WORKERS ?? '1'} server process(es); req/s with ${settings.connections.throughput} connections, latency with ${settings.connections.latency}`,
+    `Results: ${run.variant}, ${formatCount(settings.posts)} posts, ${formatCount(run.members)} members, ${process.env.WORKERS ?? '1'} server process(es)`,
   );
+  for (const line of tableHeading(settings)) log(line);
   for (const line of scenarioTable(results, baseline)) log(line);
   if (run.growth) for (const line of growthReport(run.growth)) log(line);
   if (server) {
@@ -151,11 +170,14 @@ export function printReport(run: RunReport, log: (line?: string) => void): void 
     seed: settings.seed,
     quick: settings.quick,
     connections: settings.connections,
+    rounds: settings.rounds,
     durations: settings.durations,
     baseline: baseline && {
       rps: baseline.rps,
       p50: baseline.p50,
       p99: baseline.p99,
+      p999: baseline.p999,
+      spread: baseline.spread,
       errors: baseline.errors,
       non2xx: baseline.non2xx,
     },
@@ -165,6 +187,8 @@ export function printReport(run: RunReport, log: (line?: string) => void): void 
       ratio: r.ratio,
       p50: r.p50,
       p99: r.p99,
+      p999: r.p999,
+      spread: r.spread,
       errors: r.errors,
       non2xx: r.non2xx,
       p50At50: r.throughput.p50,

@@ -78,9 +78,12 @@ function createdPostId(body: string): string | null {
   }
 }
 
-export function createLoad(context: LoadContext) {
-  const { prng, members, celebrity, usernames, postIds, liked, bookmarked } = context;
-  const rareWords = rareWordsFor(postIds.length);
+const bump = (counts: Record<string, number>, key: string) => {
+  counts[key] = (counts[key] ?? 0) + 1;
+};
+
+/** The write log and its two recorders: for autocannon's answers and for writes sent elsewhere. */
+function createWriteLog() {
   const writes: WriteLog = {
     sent: {},
     succeeded: {},
@@ -88,24 +91,6 @@ export function createLoad(context: LoadContext) {
     createdPosts: {},
     current: '',
     serverErrors: 0,
-  };
-
-  let turn = 0;
-  if (members.length === 0) throw new Error('the instance has no members');
-  const nextMember = (): Member => {
-    const member = members[turn++ % members.length];
-    if (!member) throw new Error('no member');
-    return member;
-  };
-  const recent = Math.max(1, Math.floor(postIds.length * 0.02));
-  const pickPost = () =>
-    (prng.chance(0.5)
-      ? postIds[postIds.length - 1 - prng.int(recent)]
-      : postIds[prng.int(postIds.length)]) ?? '';
-  const pickUsername = () => usernames[prng.int(usernames.length)] ?? '';
-
-  const bump = (counts: Record<string, number>, key: string) => {
-    counts[key] = (counts[key] ?? 0) + 1;
   };
   const record =
     (key: string, onSuccess?: (body: string) => void) => (status: number, body: string) => {
@@ -122,23 +107,51 @@ export function createLoad(context: LoadContext) {
     bump(writes.sent, key);
     if (status >= 200 && status < 300) bump(writes.succeeded, key);
   };
+  return { writes, record, recordWrite };
+}
 
+/** The members in turn, and posts and members drawn at random (half the posts among the newest). */
+function createPickers({ prng, members, usernames, postIds }: LoadContext) {
+  if (members.length === 0) throw new Error('the instance has no members');
+  let turn = 0;
+  const nextMember = (): Member => {
+    const member = members[turn++ % members.length];
+    if (!member) throw new Error('no member');
+    return member;
+  };
+  const recent = Math.max(1, Math.floor(postIds.length * 0.02));
+  const pickPost = () =>
+    (prng.chance(0.5)
+      ? postIds[postIds.length - 1 - prng.int(recent)]
+      : postIds[prng.int(postIds.length)]) ?? '';
+  const pickUsername = () => usernames[prng.int(usernames.length)] ?? '';
+  return { nextMember, pickPost, pickUsername };
+}
+
+type Pickers = ReturnType<typeof createPickers>;
+type Record_ = ReturnType<typeof createWriteLog>['record'];
+
+/** A GET as `readAs` reads it, for the next member. */
+function getRequest(nextMember: () => Member, record: Record_) {
   const readHeaders = (readAs: ReadAs): Record<string, string> => {
     const member = nextMember();
     if (readAs === 'spec-client') return { cookie: `perch_session=${member.token}` };
     return readAs === 'app' ? auth(member, { prefer: 'return=minimal' }) : auth(member);
   };
-  const get = (key: string, pathOf: () => string, readAs: ReadAs = 'app'): Request => ({
+  return (key: string, pathOf: () => string, readAs: ReadAs = 'app'): Request => ({
     method: 'GET',
     setupRequest: (request) => ({ ...request, path: pathOf(), headers: readHeaders(readAs) }),
     onResponse: record(key),
   });
+}
 
-  /**
-   * (member, post) pairs not liked (or bookmarked) in the instance and never used before in this
-   * benchmark, so that each on/off pair succeeds even when a run stopped between its two requests.
-   */
-  const pairs = (taken: Set<string>) => (): Pair => {
+/**
+ * (member, post) pairs not liked (or bookmarked) in the instance and never used before in this
+ * benchmark, so that each on/off pair succeeds even when a run stopped between its two requests.
+ */
+const pairsOf =
+  ({ nextMember, pickPost }: Pickers, taken: Set<string>) =>
+  (): Pair => {
     for (;;) {
       const member = nextMember();
       const postId = pickPost();
@@ -148,40 +161,39 @@ export function createLoad(context: LoadContext) {
       return { member, postId };
     }
   };
-  const toggle = (key: string, existing: Set<string>, on: string, off: string): Request[] => {
-    const next = pairs(existing);
-    return [
-      {
-        method: 'POST',
-        setupRequest: (request, requestContext) => {
-          const pair = next();
-          (requestContext as { pair?: Pair }).pair = pair;
-          bump(writes.sent, `${key}:on`);
-          return {
-            ...request,
-            path: `${on}${pair.postId}`,
-            headers: writeHeaders(pair.member, false),
-          };
-        },
-        onResponse: record(`${key}:on`),
-      },
-      {
-        method: 'POST',
-        setupRequest: (request, requestContext) => {
-          const pair = (requestContext as { pair?: Pair }).pair ?? next();
-          bump(writes.sent, `${key}:off`);
-          return {
-            ...request,
-            path: `${off}${pair.postId}`,
-            headers: writeHeaders(pair.member, false),
-          };
-        },
-        onResponse: record(`${key}:off`),
-      },
-    ];
-  };
-  /** POST /api/posts as `author()`; the ids answered are kept for the check after the run. */
-  const createPost = (key: string, author: () => Member): Request[] => [
+
+/** A POST turning something on for a fresh pair, then off for the same pair. */
+function toggleRequests(
+  { writes, record }: Pick<ReturnType<typeof createWriteLog>, 'writes' | 'record'>,
+  next: () => Pair,
+  [key, on, off]: [key: string, on: string, off: string],
+): Request[] {
+  const post = (path: string, side: 'on' | 'off', pairOf: (context: { pair?: Pair }) => Pair) => ({
+    method: 'POST' as const,
+    setupRequest: (request: Request, requestContext: unknown) => {
+      const context = requestContext as { pair?: Pair };
+      const pair = pairOf(context);
+      context.pair = pair;
+      bump(writes.sent, `${key}:${side}`);
+      return {
+        ...request,
+        path: `${path}${pair.postId}`,
+        headers: writeHeaders(pair.member, false),
+      };
+    },
+    onResponse: record(`${key}:${side}`),
+  });
+  return [post(on, 'on', () => next()), post(off, 'off', (context) => context.pair ?? next())];
+}
+
+/** POST /api/posts as `author()`; the ids answered are kept for the check after the run. */
+function createPostRequests(
+  { writes, record }: Pick<ReturnType<typeof createWriteLog>, 'writes' | 'record'>,
+  { prng, rareWords }: { prng: Prng; rareWords: number },
+  key: string,
+  author: () => Member,
+): Request[] {
+  return [
     {
       method: 'POST',
       setupRequest: (request) => {
@@ -199,8 +211,13 @@ export function createLoad(context: LoadContext) {
       }),
     },
   ];
+}
 
-  const reads: [name: string, what: string, path: () => string, readAs?: ReadAs][] = [
+type ReadRow = [name: string, what: string, path: () => string, readAs?: ReadAs];
+
+/** Every read scenario: its name, what it sends, its path and how it is read. */
+function readRows(prng: Prng, rareWords: number, pickUsername: () => string): ReadRow[] {
+  return [
     ['health', 'GET /api/health (framework + SELECT 1)', () => '/api/health'],
     ['feed-latest', 'GET /api/posts/feed?sort=latest', () => '/api/posts/feed?sort=latest'],
     ['feed-trending', 'GET /api/posts/feed?sort=trending', () => '/api/posts/feed?sort=trending'],
@@ -211,13 +228,11 @@ export function createLoad(context: LoadContext) {
     ['bookmarks', 'GET /api/users/bookmark', () => '/api/users/bookmark'],
     ['search', 'GET /api/users?q=<2-3 letters>', () => `/api/users?q=${searchFragment(prng)}`],
     ['suggestions', 'GET /api/users/suggestions', () => '/api/users/suggestions'],
-    ...(Object.keys(postSearches) as (keyof typeof postSearches)[]).map(
-      (kind): [string, string, () => string] => [
-        `search-posts-${kind}`,
-        `GET /api/search/posts?q=<${kind}>`,
-        () => `/api/search/posts?q=${encodeURIComponent(postSearches[kind](prng, rareWords))}`,
-      ],
-    ),
+    ...(Object.keys(postSearches) as (keyof typeof postSearches)[]).map((kind): ReadRow => [
+      `search-posts-${kind}`,
+      `GET /api/search/posts?q=<${kind}>`,
+      () => `/api/search/posts?q=${encodeURIComponent(postSearches[kind](prng, rareWords))}`,
+    ]),
     ['tag-page', 'GET /api/tags/{tag}', () => `/api/tags/${someTag(prng)}`],
     [
       'posts-spec',
@@ -238,9 +253,21 @@ export function createLoad(context: LoadContext) {
       'spec-client',
     ],
   ];
+}
+
+/** The scenarios, their write log, and what the live-events run sends itself. */
+export function createLoad(context: LoadContext) {
+  const { prng, celebrity, postIds, liked, bookmarked } = context;
+  const rareWords = rareWordsFor(postIds.length);
+  const log = createWriteLog();
+  const { writes, record } = log;
+  const pickers = createPickers(context);
+  const { nextMember, pickPost } = pickers;
+  const get = getRequest(nextMember, record);
+  const text = { prng, rareWords };
 
   const scenarios: Scenario[] = [
-    ...reads.map(([name, what, pathOf, readAs]) => ({
+    ...readRows(prng, rareWords, pickers.pickUsername).map(([name, what, pathOf, readAs]) => ({
       name,
       what,
       write: false,
@@ -250,14 +277,23 @@ export function createLoad(context: LoadContext) {
       name: 'like',
       what: 'POST like then dislike (same member and post)',
       write: true,
-      requests: () => toggle('like', liked, '/api/posts/like/', '/api/posts/dislike/'),
+      requests: () =>
+        toggleRequests(log, pairsOf(pickers, liked), [
+          'like',
+          '/api/posts/like/',
+          '/api/posts/dislike/',
+        ]),
     },
     {
       name: 'bookmark',
       what: 'POST bookmark then remove-bookmark',
       write: true,
       requests: () =>
-        toggle('bookmark', bookmarked, '/api/users/bookmark/', '/api/users/remove-bookmark/'),
+        toggleRequests(log, pairsOf(pickers, bookmarked), [
+          'bookmark',
+          '/api/users/bookmark/',
+          '/api/users/remove-bookmark/',
+        ]),
     },
     {
       name: 'comment',
@@ -283,15 +319,21 @@ export function createLoad(context: LoadContext) {
       name: 'create-post',
       what: 'POST /api/posts',
       write: true,
-      requests: () => createPost('create-post', nextMember),
+      requests: () => createPostRequests(log, text, 'create-post', nextMember),
     },
     {
       name: 'create-post-celebrity',
       what: 'POST /api/posts as the most-followed member',
       write: true,
-      requests: () => createPost('create-post-celebrity', () => celebrity),
+      requests: () => createPostRequests(log, text, 'create-post-celebrity', () => celebrity),
     },
   ];
 
-  return { scenarios, writes, get, nextLike: pairs(liked), recordWrite };
+  return {
+    scenarios,
+    writes,
+    get,
+    nextLike: pairsOf(pickers, liked),
+    recordWrite: log.recordWrite,
+  };
 }

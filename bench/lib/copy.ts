@@ -26,8 +26,9 @@ export interface Member {
   token: string;
 }
 
-export async function workingCopy(instance: Instance): Promise<RunCopy> {
-  const dataDir = `${instance.dataDir}.run`;
+/** The instance copied afresh to `<dataDir>.<name>` (PostgreSQL: database `<database>_<name>`). */
+export async function workingCopy(instance: Instance, name = 'run'): Promise<RunCopy> {
+  const dataDir = `${instance.dataDir}.${name}`;
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(path.join(dataDir, 'secrets'), { recursive: true, mode: 0o700 });
   mkdirSync(path.join(dataDir, 'media'), { recursive: true });
@@ -44,15 +45,15 @@ export async function workingCopy(instance: Instance): Promise<RunCopy> {
     };
   }
   const source = new URL(instance.databaseUrl ?? '');
-  const name = decodeURIComponent(source.pathname.slice(1));
-  const runName = `${name}_run`;
+  const database = decodeURIComponent(source.pathname.slice(1));
+  const runName = `${database}_${name}`;
   const admin = new URL(source);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS "${runName}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${runName}" TEMPLATE "${name}"`);
+    await client.query(`CREATE DATABASE "${runName}" TEMPLATE "${database}"`);
   } finally {
     await client.end();
   }

@@ -1,5 +1,6 @@
 /** autocannon runs and the figures the benchmark keeps of them. */
 import autocannon from 'autocannon';
+import type { PacedFigures } from './paced';
 
 export type Request = autocannon.Request;
 
@@ -23,26 +24,69 @@ export interface RunFigures {
   bytesPerAnswer: number;
 }
 
-export interface ScenarioResult {
-  name: string;
-  what: string;
-  rps: number;
-  ratio: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
+/** A figure over a scenario's rounds, so a reader sees the noise beside it. */
+export interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
+
+/** One round of a scenario: saturated throughput, then latency at half the rate it reached. */
+export interface ScenarioRound {
   throughput: RunFigures;
-  latency: RunFigures;
-  rssMB: number | null;
+  paced: PacedFigures;
   /** The server's CPU time per request answered in the throughput run, in µs. */
   cpuUsPerRequest: number | null;
   /**
    * Milliseconds a second the server's main thread waited, ready to run, for a core during the
-   * latency run (what p99 is read from): the machine's other work, not the server's own.
+   * paced run (what the percentiles are read from): the machine's other work, not the server's own.
    */
   waitMsPerSecond: number | null;
+}
+
+export interface ScenarioResult {
+  name: string;
+  what: string;
+  /** Medians over the rounds; `spread` has each figure's min, median and max. */
+  rps: number;
+  ratio: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  errors: number;
+  non2xx: number;
+  /** The round whose req/s is the median. */
+  throughput: RunFigures;
+  rounds: ScenarioRound[];
+  spread: {
+    rps: Spread;
+    p50: Spread;
+    p99: Spread;
+    p999: Spread;
+    cpuUsPerRequest: Spread | null;
+  };
+  rssMB: number | null;
+  cpuUsPerRequest: number | null;
+  waitMsPerSecond: number | null;
   sampleFailure: string | null;
+}
+
+/** Min, median (the middle one, or the mean of the two middle ones) and max; zeros when empty. */
+export function spreadOf(values: readonly number[]): Spread {
+  if (values.length === 0) return { min: 0, median: 0, max: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[middle] ?? 0)
+      : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return { min: sorted[0] ?? 0, median, max: sorted[sorted.length - 1] ?? 0 };
+}
+
+/** `min / median / max`, each with `digits` decimals. */
+export function formatSpread(spread: Spread | null, digits = 0): string {
+  if (spread === null) return '-';
+  return [spread.min, spread.median, spread.max].map((value) => value.toFixed(digits)).join(' / ');
 }
 
 export function fire(

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { pinning } from './pinning';
 
 export const sleep = (ms: number) =>
   new Promise<void>((resolve) => {
@@ -146,7 +147,13 @@ export async function startServer(options: {
   cwd: string;
   timeoutMs?: number;
 }): Promise<RunningServer> {
-  const child = spawn(options.command, options.args, {
+  // taskset execs the server, so the child's pid is the server's.
+  const [command = options.command, ...args] = [
+    ...pinning().serverPrefix,
+    options.command,
+    ...options.args,
+  ];
+  const child = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

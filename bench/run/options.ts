@@ -17,6 +17,8 @@ export interface RunOptions {
   memberCount: number;
   throughputSeconds: number;
   latencySeconds: number;
+  /** Rounds of each scenario (throughput, then latency at half its rate); figures are their median. */
+  rounds: number;
   /** A scenario's latency connections for this long before it is measured (none on quick runs). */
   warmupSeconds: number;
   timeoutSeconds: number;
@@ -37,6 +39,8 @@ export interface RunOptions {
   measuresGrowth: boolean;
   explain: boolean;
   build: boolean;
+  /** A git ref whose server runs beside this one, scenario by scenario (bench/compare.ts). */
+  compare: string | null;
   /** Where the server writes a CPU profile when it stops. */
   profileDir: string | undefined;
 }
@@ -60,6 +64,8 @@ export function parseRunOptions(argv: string[] = process.argv.slice(2)): RunOpti
       profile: { type: 'string' },
       growth: { type: 'boolean', default: false },
       'no-growth': { type: 'boolean', default: false },
+      rounds: { type: 'string', default: '3' },
+      compare: { type: 'string' },
     },
   });
 
@@ -87,6 +93,8 @@ export function parseRunOptions(argv: string[] = process.argv.slice(2)): RunOpti
     memberCount: parseCount(args.members),
     throughputSeconds: Number(args.duration ?? (quick ? 3 : 10)),
     latencySeconds: Number(args['latency-duration'] ?? (quick ? 2 : 5)),
+    rounds: Math.max(1, parseCount(args.rounds)),
+    compare: args.compare ?? null,
     warmupSeconds: quick ? 0 : 1,
     timeoutSeconds: quick ? 10 : 30,
     soakSeconds,

@@ -105,18 +105,30 @@ export async function runPerch(
   }
 }
 
-/** The production server on `env`'s working copy, announced as `label`. */
+/** Where a server's bundle is and the directory it runs in. */
+export interface ServerBuild {
+  serverJs: string;
+  cwd: string;
+}
+
+export const CURRENT_BUILD: ServerBuild = {
+  serverJs: path.join(ROOT, 'apps/server/dist/server.js'),
+  cwd: ROOT,
+};
+
+/** The production server (`build`, this checkout's by default) on `env`'s working copy. */
 export async function startPerch(
   options: Pick<RunOptions, 'profileDir'>,
   env: NodeJS.ProcessEnv,
   label = 'Perch',
+  build: ServerBuild = CURRENT_BUILD,
 ): Promise<RunningServer> {
   const nodeFlags = serverNodeFlags(ROOT);
   log();
-  log(`${label} (node ${[...nodeFlags, 'apps/server/dist/server.js'].join(' ')}):`);
+  log(`${label} (node ${[...nodeFlags, path.relative(ROOT, build.serverJs)].join(' ')}):`);
   const port = await freePort();
   return startServer({
-    name: 'Perch server',
+    name: `${label} server`,
     command: process.execPath,
     // --profile DIR: the server writes a V8 CPU profile there when it stops (NODE_OPTIONS may
     // not carry --cpu-prof).
@@ -125,12 +137,12 @@ export async function startPerch(
       ...(options.profileDir
         ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.profileDir)}`]
         : []),
-      path.join(ROOT, 'apps/server/dist/server.js'),
+      build.serverJs,
     ],
     env: { ...env, PORT: String(port) },
     port,
     healthPath: '/api/health',
-    cwd: ROOT,
+    cwd: build.cwd,
   });
 }
 
