@@ -23,6 +23,7 @@ import { createReaderVotes } from '../modules/comments/reader-votes';
 import { createDiscoveryService } from '../modules/discovery/discovery.service';
 import { createEntitiesService } from '../modules/discovery/entities.service';
 import { createEmbedsService } from '../modules/embeds/embeds.service';
+import { createInteractionsService } from '../modules/interactions';
 import { createMediaService } from '../modules/media/media.service';
 import type { MediaStore } from '../modules/media/media.store';
 import { createNotificationsService } from '../modules/notifications/notifications.service';
@@ -149,7 +150,8 @@ export function createServices({
     trendingCacheMs: config.trendingCacheSeconds * 1000,
     hidden,
   });
-  const bookmarks = createBookmarksService({ db, transact, posts });
+  const interactions = createInteractionsService({ transact, posts });
+  const bookmarks = createBookmarksService({ db, posts, interactions });
   const embeds = createEmbedsService({ comments, users, bookmarks });
   const sessions = createSessionsService({
     db,
@@ -246,6 +248,7 @@ export function createServices({
     sessions,
     users,
     posts,
+    interactions,
     timelines,
     comments,
     bookmarks,

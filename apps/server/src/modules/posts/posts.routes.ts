@@ -12,9 +12,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerOf, withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../lib/viewer';
+import { like } from '../interactions';
 
 export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { posts, embeds } = app.services;
+  const { posts, interactions, embeds } = app.services;
   const auth = { preHandler: app.authenticate };
   const open = { preHandler: app.identify };
   const byId = { params: postIdParamsSchema };
@@ -70,11 +71,11 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send(await answer(req, { postId: req.params.postId }));
   });
   app.post('/like/:postId', { ...auth, schema: byId }, async (req, reply) => {
-    const post = await posts.like(viewerOf(req), req.params.postId);
+    const post = await interactions.add(like, viewerOf(req), req.params.postId);
     return reply.status(201).send(await answer(req, { post }));
   });
   app.post('/dislike/:postId', { ...auth, schema: byId }, async (req, reply) => {
-    const post = await posts.dislike(viewerOf(req), req.params.postId);
+    const post = await interactions.remove(like, viewerOf(req), req.params.postId);
     return reply.status(201).send(await answer(req, { post }));
   });
 };

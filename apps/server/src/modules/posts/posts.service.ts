@@ -33,6 +33,10 @@ import * as repo from './posts.repository';
 import * as writes from './posts.writes';
 
 type Db = Kysely<Database>;
+/** A post as read for a change under it (lockedPost), with the viewer's state asked for. */
+export type LockedPost = repo.PostCardRow;
+/** Which of the viewer's states of a post a change reads with it. */
+export type ViewerStateRead = repo.MarkRead;
 export type FeedKind = 'home' | 'explore' | 'liked';
 
 export const FIRST_PAGE_SIZE = 20;
@@ -423,50 +427,6 @@ export function createPostsService({
           payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
         });
       });
-    },
-
-    async like(viewer: Viewer, postId: string): Promise<Post> {
-      const liked = await transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId, viewer, 'bookmarked');
-        if (!(await writes.insertLike(trx, postId, viewer.id, Date.now()))) {
-          throw badRequest(ErrorMessages.alreadyLiked);
-        }
-        await writes.adjustLikeCount(trx, postId, 1);
-        events.record({
-          type: 'post.liked',
-          payload: {
-            postId,
-            postAuthorId: post.user_id,
-            userId: viewer.id,
-            likeCount: post.like_count + 1,
-          },
-        });
-        return toPost({ ...post, like_count: post.like_count + 1, liked: true }, viewer);
-      });
-      return liked;
-    },
-
-    async dislike(viewer: Viewer, postId: string): Promise<Post> {
-      const disliked = await transact(async (trx, events) => {
-        const post = await lockedPost(trx, postId, viewer, 'bookmarked');
-        if (!(await writes.deleteLike(trx, postId, viewer.id))) {
-          throw badRequest(
-            post.like_count === 0 ? ErrorMessages.likeBelowZero : ErrorMessages.alreadyDisliked,
-          );
-        }
-        await writes.adjustLikeCount(trx, postId, -1);
-        events.record({
-          type: 'post.unliked',
-          payload: {
-            postId,
-            postAuthorId: post.user_id,
-            userId: viewer.id,
-            likeCount: post.like_count - 1,
-          },
-        });
-        return toPost({ ...post, like_count: post.like_count - 1, liked: false }, viewer);
-      });
-      return disliked;
     },
   };
 }

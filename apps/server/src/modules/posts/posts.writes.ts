@@ -5,8 +5,8 @@ import type { PostRecord } from './posts.repository';
 
 type Db = Kysely<Database>;
 
-// The posts module's writes: a post's rows and the counters beside it. Those on every like and
-// every new post are compiled once (see db/compiled.ts); edits and deletes are rarer and built per
+// The posts module's writes: a post's rows and the counters beside it. Those on every new post
+// and comment are compiled once (see db/compiled.ts); edits and deletes are rarer and built per
 // call. Reads, and the card locked for a change, are in posts.repository.ts.
 const postInsert = compiledCommand(
   (
@@ -84,42 +84,6 @@ const postsCountChange = compiledCommand((db: Db, userId: string, delta: number)
 
 export async function adjustPostsCount(db: Db, userId: string, delta: 1 | -1): Promise<void> {
   await postsCountChange(db, userId, delta);
-}
-
-/** true when the like was new; a second like by the same member changes nothing. */
-const likeInsert = compiledCommand((db: Db, postId: string, userId: string, at: number) =>
-  db
-    .insertInto('likes')
-    .values({ post_id: postId, user_id: userId, created_at: at })
-    .onConflict((oc) => oc.columns(['post_id', 'user_id']).doNothing()),
-);
-
-export async function insertLike(
-  db: Db,
-  postId: string,
-  userId: string,
-  at: number,
-): Promise<boolean> {
-  return (await likeInsert(db, postId, userId, at)) > 0n;
-}
-
-const likeDelete = compiledCommand((db: Db, postId: string, userId: string) =>
-  db.deleteFrom('likes').where('post_id', '=', postId).where('user_id', '=', userId),
-);
-
-export async function deleteLike(db: Db, postId: string, userId: string): Promise<boolean> {
-  return (await likeDelete(db, postId, userId)) > 0n;
-}
-
-const likeCountChange = compiledCommand((db: Db, postId: string, delta: number) =>
-  db
-    .updateTable('posts')
-    .set((eb) => ({ like_count: eb('like_count', '+', delta) }))
-    .where('id', '=', postId),
-);
-
-export async function adjustLikeCount(db: Db, postId: string, delta: 1 | -1): Promise<void> {
-  await likeCountChange(db, postId, delta);
 }
 
 const commentCountChange = compiledCommand((db: Db, postId: string, delta: number) =>
