@@ -8,7 +8,10 @@ import {
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
-import { OUTBOX_SYNC_TAG, OUTBOX_SENT_MESSAGE } from './shared/offlineQueue/backgroundSync';
+import {
+  OFFLINE_QUEUE_SENT_MESSAGE,
+  OFFLINE_QUEUE_SYNC_TAG,
+} from './shared/offlineQueue/backgroundSync';
 import { sendWaitingFromWorker } from './features/offlineQueue/workerSender';
 
 declare let self: ServiceWorkerGlobalScope;
@@ -49,13 +52,13 @@ self.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
 
-// The connection is back (Background Sync): send what waits in the outbox, even with no tab
+// The connection is back (Background Sync): send what waits in the offline queue, even with no tab
 // open, and tell open tabs to look again (some may have gone out before a failure).
 self.addEventListener('sync', (event) => {
-  if (event.tag !== OUTBOX_SYNC_TAG) return;
+  if (event.tag !== OFFLINE_QUEUE_SYNC_TAG) return;
   const tellTabs = async () => {
     for (const client of await self.clients.matchAll({ type: 'window' })) {
-      client.postMessage({ type: OUTBOX_SENT_MESSAGE });
+      client.postMessage({ type: OFFLINE_QUEUE_SENT_MESSAGE });
     }
   };
   event.waitUntil(sendWaitingFromWorker().finally(tellTabs));

@@ -2,8 +2,9 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { SessionProvider } from '../entities/session/SessionProvider';
 import type { SessionStore } from '../entities/session/session';
-import { LiveEventsProvider } from '../features/live/LiveEventsProvider';
+import { LiveEventsProvider } from '../features/live';
 import { AppToaster } from './AppToaster';
+import { liveEventHandlers } from './liveEventHandlers';
 import { createQueryClient } from './queryClient';
 
 interface AppProvidersProps {
@@ -17,7 +18,7 @@ export function AppProviders({ children, queryClient, sessionStore }: AppProvide
   return (
     <QueryClientProvider client={client}>
       <SessionProvider store={sessionStore}>
-        <LiveEventsProvider>{children}</LiveEventsProvider>
+        <LiveEventsProvider handlers={liveEventHandlers}>{children}</LiveEventsProvider>
         <AppToaster />
       </SessionProvider>
     </QueryClientProvider>

@@ -41,6 +41,14 @@ export function showsUser(data: unknown, userId: string): boolean {
   return usersIn(data).some((user) => user._id === userId);
 }
 
+/** Profiles and member lists showing this member are out of date (e.g. their post count). */
+export function invalidateMember(queryClient: QueryClient, userId: string): void {
+  void queryClient.invalidateQueries({
+    queryKey: ['users'],
+    predicate: (query) => showsUser(query.state.data, userId),
+  });
+}
+
 /** The cached record of a member, from a profile, a search or 'Who to follow?'. */
 export function findCachedUser(queryClient: QueryClient, userId: string): User | undefined {
   for (const [, data] of queryClient.getQueriesData({ queryKey: ['users'] })) {

@@ -9,13 +9,20 @@ import {
 } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { uploadImage } from '../../shared/lib/upload';
-import { toastToggleQueued } from '../../features/offlineQueue/messages';
-import { sendOrQueueToggle } from '../../features/offlineQueue/toggleQueue';
+import { toastToggleQueued } from '../../shared/offlineQueue/messages';
+import { sendOrQueueToggle } from '../../shared/offlineQueue/toggleQueue';
 import { useRequiredSession, useSessionStore } from '../session/SessionProvider';
 import type { SessionStore } from '../session/session';
 import { usersMessages } from './messages';
 import { mapUserInPages, type UserPages } from './userCache';
-import { editProfile, fetchProfile, fetchSuggestions, searchUsers } from './users.api';
+import {
+  editProfile,
+  fetchProfile,
+  fetchSuggestions,
+  followUser,
+  searchUsers,
+  unfollowUser,
+} from './users.api';
 
 export const userKeys = {
   all: ['users'] as const,
@@ -32,7 +39,7 @@ export const userKeys = {
 };
 
 /** Every cached post list (home, explore, a member's posts, …): who you follow changes them. */
-const postListsKey = ['posts', 'list'] as const;
+export const postListsKey = ['posts', 'list'] as const;
 /** Everything about posts and comments, which carry their author's name and avatar. */
 const postsKey = ['posts'] as const;
 const commentsKey = ['comments'] as const;
@@ -178,16 +185,22 @@ export function useFollowMutation() {
 
   return useMutation<FollowResponse | null, Error, FollowVariables, FollowContext>({
     mutationKey: followMutationKey,
-    // Run even offline: a follow the server cannot get waits on this device (features/outbox).
+    // Run even offline: a follow the server cannot get waits on this device (the offline queue).
     networkMode: 'always',
     mutationFn: ({ user, follow }) =>
-      sendOrQueueToggle({
-        kind: 'follow',
-        action: follow ? 'follow' : 'unfollow',
-        memberId: member._id,
-        targetId: user._id,
-        token,
-      }),
+      sendOrQueueToggle(
+        {
+          kind: 'follow',
+          action: follow ? 'follow' : 'unfollow',
+          memberId: member._id,
+          targetId: user._id,
+          token,
+        },
+        (toggle, sessionToken) =>
+          toggle.action === 'follow'
+            ? followUser(toggle.targetId, sessionToken)
+            : unfollowUser(toggle.targetId, sessionToken),
+      ),
     onMutate: async ({ user, follow }) => {
       // A read in flight would overwrite the optimistic change with what it found before it.
       await queryClient.cancelQueries({

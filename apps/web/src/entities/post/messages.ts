@@ -1,3 +1,6 @@
+import { isApiError } from '../../shared/lib/api';
+import type { BookmarkAction, LikeAction } from './posts.api';
+
 /** Toasts about posts, word for word. */
 export const postMessages = {
   created: 'New post created',
@@ -15,3 +18,18 @@ export const postMessages = {
   bookmarkFailed: 'Something went wrong!',
   notBookmarked: 'Post not bookmarked yet',
 } as const;
+
+/** A 400 answer to a toggle is a conflict with what the server has. */
+const isConflict = (error: unknown): boolean => isApiError(error) && error.status === 400;
+
+/** The toast for a like or unlike the server refused, made now or sent from the offline queue. */
+export function likeRefusedMessage(action: LikeAction, error: unknown): string {
+  if (action === 'dislike') return postMessages.dislikeFailed;
+  return isConflict(error) ? postMessages.alreadyLiked : postMessages.likeFailed;
+}
+
+/** The toast for a bookmark change the server refused, made now or sent from the offline queue. */
+export function bookmarkRefusedMessage(action: BookmarkAction, error: unknown): string {
+  if (!isConflict(error)) return postMessages.bookmarkFailed;
+  return action === 'add' ? postMessages.alreadyBookmarked : postMessages.notBookmarked;
+}

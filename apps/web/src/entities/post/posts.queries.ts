@@ -8,21 +8,14 @@ import {
 } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
-import { isApiError } from '../../shared/lib/api';
 import { uploadImage } from '../../shared/lib/upload';
-import { toastToggleQueued, toggleRefusedMessage } from '../../features/offlineQueue/messages';
-import { enqueue, isUnreachable, sendPost } from '../../features/offlineQueue/offlineQueue';
-import { sendOrQueueToggle } from '../../features/offlineQueue/toggleQueue';
+import { enqueue } from '../../shared/offlineQueue/postQueue';
+import { isUnreachable } from '../../shared/offlineQueue/retry';
 import { useRequiredSession } from '../session/SessionProvider';
 import { tagKeys } from '../tag/tags.queries';
 import { postMessages } from './messages';
-import {
-  editPost,
-  fetchPost,
-  fetchPostPage,
-  type BookmarkAction,
-  type LikeAction,
-} from './posts.api';
+import { editPost, fetchPost, fetchPostPage } from './posts.api';
+import { sendPost } from './sendPost';
 import {
   findCachedPost,
   insertPostIntoLists,
@@ -112,7 +105,7 @@ export function showCreatedPost(queryClient: QueryClient, post: Post, username: 
 
 /**
  * Creates a post (uploading its image first) and puts it at its place in the member's lists.
- * With no connection it waits in the outbox (features/outbox) and is sent when the connection
+ * With no connection it waits in the offline queue (features/offlineQueue) and is sent when the connection
  * returns; every try carries the same Idempotency-Key, so it is made once.
  */
 export function useCreatePost() {
@@ -219,7 +212,7 @@ function useDeleteContext(): DeleteContext {
 
 /**
  * Deletes a post with an Undo: it leaves every list at once, and the server deletes it once the
- * Undo window closes (features/posts/undoableDelete.tsx).
+ * Undo window closes (entities/post/undoableDelete.tsx).
  */
 export function useDeletePost() {
   const context = useDeleteContext();
@@ -244,151 +237,4 @@ export function usePendingDeletes(): void {
       window.removeEventListener('pagehide', sendScheduledDeletes);
     };
   }, [context]);
-}
-
-interface OptimisticContext {
-  previous: Post | undefined;
-  removed: RemovedFrom[];
-  added: boolean;
-}
-
-/** The post as it looks once the viewer likes (or stops liking) it. */
-export function withLike(
-  post: Post,
-  action: LikeAction,
-  viewer: Pick<User, '_id' | 'username'>,
-): Post {
-  const likedBy = post.likes.likedBy.filter((ref) => ref._id !== viewer._id);
-  if (action === 'like') {
-    if (post.likedByViewer) return post;
-    return {
-      ...post,
-      likedByViewer: true,
-      likes: {
-        ...post.likes,
-        likeCount: post.likes.likeCount + 1,
-        likedBy: [...likedBy, { _id: viewer._id, id: viewer._id, username: viewer.username }],
-      },
-    };
-  }
-  if (!post.likedByViewer) return post;
-  return {
-    ...post,
-    likedByViewer: false,
-    likes: { ...post.likes, likeCount: Math.max(0, post.likes.likeCount - 1), likedBy },
-  };
-}
-
-/** A refused toggle means this tab's view was out of date: fetch the truth again. */
-function resyncAfterConflict(queryClient: QueryClient, error: unknown): void {
-  if (isApiError(error) && error.status === 400) {
-    void queryClient.invalidateQueries({ queryKey: postKeys.all });
-  }
-}
-
-/**
- * Likes or unlikes a post at once in every list it shows in (and in the liked list), then
- * confirms with the server; a failure puts everything back and says why. Toggles of one post
- * reach the server in the order they were made.
- */
-export function useToggleLike(postId: string) {
-  const { token, user } = useRequiredSession();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['posts', 'like'],
-    scope: { id: `posts:like:${postId}` },
-    // Run even offline: a like the server cannot get waits on this device (features/outbox).
-    networkMode: 'always',
-    mutationFn: (action: LikeAction) =>
-      sendOrQueueToggle({ kind: 'like', action, memberId: user._id, targetId: postId, token }),
-    onMutate: (action): OptimisticContext => {
-      const previous = findCachedPost(queryClient, postId);
-      updatePostInCaches(queryClient, postId, (post) => withLike(post, action, user));
-      const current = findCachedPost(queryClient, postId);
-      let removed: RemovedFrom[] = [];
-      let added = false;
-      if (action === 'like' && current) {
-        insertPostIntoLists(queryClient, current, isSource('liked'));
-        added = true;
-      } else if (action === 'dislike') {
-        removed = removePostFromLists(queryClient, postId, isSource('liked'));
-      }
-      return { previous, removed, added };
-    },
-    onSuccess: (answer) => {
-      if (answer === null) {
-        toastToggleQueued();
-        return;
-      }
-      const { post } = answer;
-      updatePostInCaches(queryClient, postId, (cached) => ({
-        ...cached,
-        likes: post.likes,
-        likedByViewer: post.likedByViewer,
-      }));
-    },
-    onError: (error, action, context) => {
-      if (context?.previous) {
-        const { likes, likedByViewer } = context.previous;
-        updatePostInCaches(queryClient, postId, (post) => ({ ...post, likes, likedByViewer }));
-      }
-      if (context?.added) removePostFromLists(queryClient, postId, isSource('liked'));
-      if (context) restoreRemovedPosts(queryClient, context.removed);
-      toast.error(toggleRefusedMessage({ kind: 'like', action }, error));
-      resyncAfterConflict(queryClient, error);
-    },
-  });
-}
-
-/**
- * Bookmarks a post or removes its bookmark at once everywhere (the bookmarks list gains or
- * loses it), then confirms with the server; a failure puts everything back and says why.
- */
-export function useToggleBookmark(postId: string) {
-  const { token, user } = useRequiredSession();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['posts', 'bookmark'],
-    scope: { id: `posts:bookmark:${postId}` },
-    networkMode: 'always',
-    mutationFn: (action: BookmarkAction) =>
-      sendOrQueueToggle({ kind: 'bookmark', action, memberId: user._id, targetId: postId, token }),
-    onMutate: (action): OptimisticContext => {
-      const previous = findCachedPost(queryClient, postId);
-      const bookmarkedByViewer = action === 'add';
-      updatePostInCaches(queryClient, postId, (post) => ({ ...post, bookmarkedByViewer }));
-      const current = findCachedPost(queryClient, postId);
-      let removed: RemovedFrom[] = [];
-      let added = false;
-      if (action === 'add' && current) {
-        insertPostIntoLists(queryClient, current, isSource('bookmarks'), 'top');
-        added = true;
-      } else if (action === 'remove') {
-        removed = removePostFromLists(queryClient, postId, isSource('bookmarks'));
-      }
-      return { previous, removed, added };
-    },
-    onSuccess: (answer, action) => {
-      if (answer === null) {
-        toastToggleQueued();
-        return;
-      }
-      const { post } = answer;
-      updatePostInCaches(queryClient, postId, (cached) => ({
-        ...cached,
-        bookmarkedByViewer: post.bookmarkedByViewer,
-      }));
-      if (action === 'add') toast.success(postMessages.bookmarked);
-    },
-    onError: (error, action, context) => {
-      if (context?.previous) {
-        const { bookmarkedByViewer } = context.previous;
-        updatePostInCaches(queryClient, postId, (post) => ({ ...post, bookmarkedByViewer }));
-      }
-      if (context?.added) removePostFromLists(queryClient, postId, isSource('bookmarks'));
-      if (context) restoreRemovedPosts(queryClient, context.removed);
-      toast.error(toggleRefusedMessage({ kind: 'bookmark', action }, error));
-      resyncAfterConflict(queryClient, error);
-    },
-  });
 }

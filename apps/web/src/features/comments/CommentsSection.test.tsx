@@ -4,7 +4,14 @@ import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { json, makeComment, makePost, me, mockFeeds, signInAsMe } from '../../entities/post/posts.mocks';
+import {
+  json,
+  makeComment,
+  makePost,
+  me,
+  mockFeeds,
+  signInAsMe,
+} from '../../entities/post/posts.mocks';
 
 const myComment = (overrides: Partial<Comment> = {}) =>
   makeComment({

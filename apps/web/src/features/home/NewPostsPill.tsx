@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { ArrowUpIcon } from '../../shared/components/icons';
-import { useNewPostsStore } from '../live/LiveEventsProvider';
+import { useNewPostsStore } from '../live';
 import { reloadHomeFromTop } from '../../entities/post/postCache';
 import './home.css';
 

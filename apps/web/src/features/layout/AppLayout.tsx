@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Outlet } from 'react-router-dom';
-import { useOutboxSender } from '../offlineQueue/useOfflineQueueSender';
+import { useOfflineQueueSender } from '../offlineQueue';
 import { usePendingDeletes } from '../../entities/post/posts.queries';
 import { BottomBar } from './BottomBar';
 import { CreatePostModal } from './CreatePostModal';
@@ -13,7 +13,7 @@ import './layout.css';
 export function AppLayout() {
   const [composerOpen, setComposerOpen] = useState(false);
   usePendingDeletes();
-  useOutboxSender();
+  useOfflineQueueSender();
   const openComposer = () => {
     setComposerOpen(true);
   };

@@ -5,7 +5,8 @@ import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { UnreadBadge, unreadLabel } from '../notifications/UnreadBadge';
 import { useUnreadCount } from '../../entities/notification/notifications.queries';
 import { AccountMenuItems } from './AccountMenu';
-import { primaryNavItems, SETTINGS_PATH, type NavItem } from '../../shared/lib/paths';
+import { SETTINGS_PATH } from '../../shared/lib/paths';
+import { primaryNavItems, type NavItem } from './navigation';
 import { useMenuDismiss } from '../../shared/hooks/useMenuDismiss';
 
 interface BottomBarProps {

@@ -5,7 +5,7 @@ import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { UnreadBadge, unreadLabel } from '../notifications/UnreadBadge';
 import { useUnreadCount } from '../../entities/notification/notifications.queries';
 import { AccountMenu } from './AccountMenu';
-import { primaryNavItems } from '../../shared/lib/paths';
+import { primaryNavItems } from './navigation';
 
 interface SidebarProps {
   onCreatePost: () => void;

@@ -6,13 +6,20 @@ import { setUnreadCount } from '../../entities/notification/notifications.querie
 import type { PostPages } from '../../entities/post/postCache';
 import { parseListKey } from '../../entities/post/postKeys';
 import { connectLiveEvents, type EventSourceFactory } from './liveConnection';
-import { applyLiveEvent, resyncEverything, type LiveContext } from './liveEvents';
+import {
+  applyLiveEvent,
+  resyncEverything,
+  type LiveContext,
+  type LiveEventHandlers,
+} from '../../shared/live/liveEventHandlers';
 import { createNewPostsStore, type NewPostsStore } from '../../shared/live/newPosts';
 
 const NewPostsContext = createContext<NewPostsStore | null>(null);
 
 interface LiveEventsProviderProps {
   children: ReactNode;
+  /** What each event type changes (every entity declares its own). */
+  handlers: LiveEventHandlers;
   /** Defaults to the browser's EventSource. */
   createSource?: EventSourceFactory;
 }
@@ -22,7 +29,7 @@ interface LiveEventsProviderProps {
  * (opened once the server has confirmed the session, closed when it ends), each event applied
  * to the query cache. Followed members' new posts are collected for Home's 'new posts' button.
  */
-export function LiveEventsProvider({ children, createSource }: LiveEventsProviderProps) {
+export function LiveEventsProvider({ children, handlers, createSource }: LiveEventsProviderProps) {
   const store = useSessionStore();
   const queryClient = useQueryClient();
   const { session, verified } = useSession();
@@ -54,7 +61,7 @@ export function LiveEventsProvider({ children, createSource }: LiveEventsProvide
         resyncEverything(context);
       },
       onEvent: (event) => {
-        applyLiveEvent(context, event);
+        applyLiveEvent(handlers, context, event);
       },
     });
 
@@ -63,7 +70,7 @@ export function LiveEventsProvider({ children, createSource }: LiveEventsProvide
       unsubscribe();
       newPosts.clear();
     };
-  }, [token, verified, queryClient, store, newPosts, createSource]);
+  }, [token, verified, queryClient, store, newPosts, handlers, createSource]);
 
   return <NewPostsContext value={newPosts}>{children}</NewPostsContext>;
 }

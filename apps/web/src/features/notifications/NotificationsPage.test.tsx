@@ -2,7 +2,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
 import { signInAsMe } from '../../entities/post/posts.mocks';
-import { adaOkafor, boLi, cyZhang, makeGroup, mockNotifications } from '../../entities/notification/notifications.mocks';
+import {
+  adaOkafor,
+  boLi,
+  cyZhang,
+  makeGroup,
+  mockNotifications,
+} from '../../entities/notification/notifications.mocks';
 
 function entries() {
   return screen.queryAllByTestId('notification');

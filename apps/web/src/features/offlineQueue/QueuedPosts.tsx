@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { FilePreview } from '../../shared/components/FilePreview';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
-import { outboxOf, subscribeToOutbox } from './offlineQueue';
+import { queuedPostsOf, subscribeToQueuedPosts } from '../../shared/offlineQueue/postQueue';
 import type { QueuedPost } from '../../shared/offlineQueue/queueStore';
 import './offlineQueue.css';
 
@@ -27,7 +27,7 @@ function QueuedPostCard({ post }: { post: QueuedPost }) {
  */
 export function QueuedPosts() {
   const { user } = useRequiredSession();
-  const posts = useSyncExternalStore(subscribeToOutbox, () => outboxOf(user._id));
+  const posts = useSyncExternalStore(subscribeToQueuedPosts, () => queuedPostsOf(user._id));
   if (posts.length === 0) return null;
   return (
     <section className="queued-posts" aria-label="Waiting to send">

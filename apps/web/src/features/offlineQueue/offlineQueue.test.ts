@@ -2,7 +2,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../test/server';
 import { makePost } from '../../entities/post/posts.mocks';
-import { enqueue, outboxOf, sendQueued } from './offlineQueue';
+import { enqueue, queuedPostsOf } from '../../shared/offlineQueue/postQueue';
+import { sendQueued } from './offlineQueue';
 import { queuedPosts } from '../../shared/offlineQueue/queueStore';
 
 const queued = (id: string, content: string) => ({
@@ -14,11 +15,11 @@ const queued = (id: string, content: string) => ({
   queuedAt: Date.now(),
 });
 
-describe('the outbox', () => {
+describe('the offline queue', () => {
   it('sends queued posts in order under their keys, and keeps them while unreachable', async () => {
     await enqueue(queued('key-first-0001', 'first'));
     await enqueue(queued('key-second-002', 'second'));
-    expect(outboxOf('member-1').map((post) => post.content)).toEqual(['first', 'second']);
+    expect(queuedPostsOf('member-1').map((post) => post.content)).toEqual(['first', 'second']);
 
     const keys: (string | null)[] = [];
     let reachable = false;
@@ -53,7 +54,7 @@ describe('the outbox', () => {
     expect(sent).toEqual(['first', 'second']);
     expect(refused).toEqual([]);
     expect(await queuedPosts('member-1')).toEqual([]);
-    expect(outboxOf('member-1')).toEqual([]);
+    expect(queuedPostsOf('member-1')).toEqual([]);
   });
 
   it('drops a post the server refuses for good, and says so', async () => {

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { server } from '../../test/server';
 import { makePost } from '../../entities/post/posts.mocks';
 import { queuedToggles } from '../../shared/offlineQueue/queueStore';
-import { sendOrQueueToggle, sendQueuedToggles, type Toggle } from './toggleQueue';
+import {
+  sendOrQueueToggle,
+  sendQueuedToggles,
+  type Toggle,
+} from '../../shared/offlineQueue/toggleQueue';
+import { sendToggle } from './sendToggle';
 
 const MEMBER = 'member-1';
 type LikeToggle = Extract<Toggle, { kind: 'like' }> & { token: string };
@@ -34,7 +39,7 @@ describe('the toggle queue', () => {
     const state = { reachable: true, calls: [] as string[] };
     likeServer(state);
     const toggle = like('post-a');
-    const answer = await sendOrQueueToggle(toggle);
+    const answer = await sendOrQueueToggle(toggle, sendToggle);
     expect(answer?.post._id).toBe('post-a');
     expect(state.calls).toEqual(['like post-a']);
     expect(await queuedToggles(MEMBER)).toEqual([]);
@@ -44,7 +49,7 @@ describe('the toggle queue', () => {
     const state = { reachable: false, calls: [] as string[] };
     likeServer(state);
     for (const toggle of [like('post-a'), like('post-b'), like('post-a', 'dislike')]) {
-      expect(await sendOrQueueToggle(toggle)).toBe(null);
+      expect(await sendOrQueueToggle(toggle, sendToggle)).toBe(null);
     }
     // post-a's like and unlike cancel out without another try: only post-b waits.
     expect(state.calls).toEqual(['like post-a', 'like post-b']);
@@ -57,17 +62,17 @@ describe('the toggle queue', () => {
     const state = { reachable: false, calls: [] as string[] };
     likeServer(state);
     for (const toggle of [like('post-a'), like('post-b')]) {
-      await sendOrQueueToggle(toggle);
+      await sendOrQueueToggle(toggle, sendToggle);
     }
     const sent: string[] = [];
     const hooks = { ...noHooks, sent: (toggle: Toggle) => sent.push(toggle.targetId) };
-    await sendQueuedToggles(MEMBER, 'token', hooks);
+    await sendQueuedToggles(MEMBER, 'token', sendToggle, hooks);
     expect(sent).toEqual([]);
     expect(await queuedToggles(MEMBER)).toHaveLength(2);
 
     state.reachable = true;
     state.calls.length = 0;
-    await sendQueuedToggles(MEMBER, 'token', hooks);
+    await sendQueuedToggles(MEMBER, 'token', sendToggle, hooks);
     expect(state.calls).toEqual(['like post-a', 'like post-b']);
     expect(sent).toEqual(['post-a', 'post-b']);
     expect(await queuedToggles(MEMBER)).toEqual([]);
@@ -77,7 +82,7 @@ describe('the toggle queue', () => {
     const state = { reachable: false, calls: [] as string[] };
     likeServer(state);
     const toggle = like('post-a');
-    await sendOrQueueToggle(toggle);
+    await sendOrQueueToggle(toggle, sendToggle);
     server.use(
       http.post('/api/posts/like/:postId', () =>
         HttpResponse.json(
@@ -87,7 +92,7 @@ describe('the toggle queue', () => {
       ),
     );
     const refused: number[] = [];
-    await sendQueuedToggles(MEMBER, 'token', {
+    await sendQueuedToggles(MEMBER, 'token', sendToggle, {
       ...noHooks,
       refused: (_toggle, error) => refused.push((error as { status: number }).status),
     });
@@ -99,15 +104,15 @@ describe('the toggle queue', () => {
     const state = { reachable: false, calls: [] as string[], wait: 0 };
     likeServer(state);
     const first = like('post-a');
-    await sendOrQueueToggle(first);
+    await sendOrQueueToggle(first, sendToggle);
     state.reachable = true;
     state.wait = 50;
     state.calls.length = 0;
-    const flush = sendQueuedToggles(MEMBER, 'token', noHooks);
+    const flush = sendQueuedToggles(MEMBER, 'token', sendToggle, noHooks);
     // Made while the queued like is on its way: it goes after it, to the server.
     await delay(10);
     const second = like('post-a', 'dislike');
-    const answer = await sendOrQueueToggle(second);
+    const answer = await sendOrQueueToggle(second, sendToggle);
     await flush;
     expect(state.calls).toEqual(['like post-a', 'dislike post-a']);
     expect(answer).not.toBe(null);

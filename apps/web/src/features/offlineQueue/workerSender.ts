@@ -1,7 +1,13 @@
-import { withOutboxLock } from '../../shared/offlineQueue/backgroundSync';
-import { mayRetry, sendPost } from './offlineQueue';
-import { allQueuedPosts, allQueuedToggles, dropQueuedPost, dropQueuedToggle } from '../../shared/offlineQueue/queueStore';
-import { sendToggle } from './toggleQueue';
+import { sendPost } from '../../entities/post/sendPost';
+import { withOfflineQueueLock } from '../../shared/offlineQueue/backgroundSync';
+import { mayRetry } from '../../shared/offlineQueue/retry';
+import {
+  allQueuedPosts,
+  allQueuedToggles,
+  dropQueuedPost,
+  dropQueuedToggle,
+} from '../../shared/offlineQueue/queueStore';
+import { sendToggle } from './sendToggle';
 
 /** Whether a send failed for now (try later) rather than for good. */
 async function attempt(send: () => Promise<unknown>): Promise<'sent' | 'later' | 'refused'> {
@@ -14,13 +20,13 @@ async function attempt(send: () => Promise<unknown>): Promise<'sent' | 'later' |
 }
 
 /**
- * The service worker's side of the outbox (Background Sync): sends every member's queued posts
+ * The service worker's side of the offline queue (Background Sync): sends every member's queued posts
  * and toggles with the session each was made in. Only what the server takes is dropped; one it
  * refuses is left for the member's next visit, where the tab drops it and says why (a worker
  * shows no toasts). Rejects while the server is out of reach, so the browser tries again later.
  */
 export function sendWaitingFromWorker(): Promise<void> {
-  return withOutboxLock(async () => {
+  return withOfflineQueueLock(async () => {
     for (const post of await allQueuedPosts()) {
       const { token } = post;
       if (token === undefined) continue;

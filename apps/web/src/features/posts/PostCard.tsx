@@ -10,7 +10,9 @@ import { ActionMenu } from '../../shared/components/ActionMenu';
 import { EditPostModal } from './EditPostModal';
 import { formatPostDate } from '../../shared/lib/formatPostDate';
 import { CommentIcon, EditIcon, ImageIcon, TrashIcon } from '../../shared/components/postIcons';
-import { useDeletePost, useToggleBookmark, useToggleLike } from '../../entities/post/posts.queries';
+import { useToggleBookmark } from '../../entities/post/bookmark';
+import { useToggleLike } from '../../entities/post/like';
+import { useDeletePost } from '../../entities/post/posts.queries';
 import { RichText } from '../../shared/components/RichText';
 import './posts.css';
 

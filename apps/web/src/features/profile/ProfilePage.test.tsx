@@ -6,7 +6,14 @@ import { defaultAvatarUrl } from '../../shared/components/Avatar';
 import { readStoredSession } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
-import { grace, linus, mockDirectory, profileCount, signIn, viewer } from '../../entities/member/users.mocks';
+import {
+  grace,
+  linus,
+  mockDirectory,
+  profileCount,
+  signIn,
+  viewer,
+} from '../../entities/member/users.mocks';
 
 function profileCard() {
   return screen.getByRole('article', { name: 'Profile' });

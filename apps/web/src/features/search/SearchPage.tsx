@@ -12,7 +12,12 @@ import { useTagSearch } from '../../entities/tag/tags.queries';
 import { MemberResults } from './MemberResults';
 import { PostResults } from './PostResults';
 import { SearchBox } from './SearchBox';
-import { parseSort, parseTab, useMemberSearch, type SearchTab } from '../../entities/member/search.queries';
+import {
+  parseSort,
+  parseTab,
+  useMemberSearch,
+  type SearchTab,
+} from '../../entities/member/search.queries';
 import './search.css';
 
 const TABS: TabItem<SearchTab>[] = [

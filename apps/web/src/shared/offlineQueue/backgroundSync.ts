@@ -1,19 +1,22 @@
-/** The Background Sync tag under which the service worker sends what waits in the outbox. */
-export const OUTBOX_SYNC_TAG = 'perch-outbox';
+// The strings keep their first names so that tabs and service workers of an earlier version,
+// which may run side by side with this one during an update, still understand each other.
 
-/** What the service worker tells open tabs once it has sent something from the outbox. */
-export const OUTBOX_SENT_MESSAGE = 'perch-outbox-sent';
+/** The Background Sync tag under which the service worker sends what waits in the offline queue. */
+export const OFFLINE_QUEUE_SYNC_TAG = 'perch-outbox';
 
-const OUTBOX_LOCK = 'perch-outbox';
+/** What the service worker tells open tabs once it has sent something from the offline queue. */
+export const OFFLINE_QUEUE_SENT_MESSAGE = 'perch-outbox-sent';
+
+const OFFLINE_QUEUE_LOCK = 'perch-outbox';
 
 /**
- * Runs `send` while no other tab (nor the service worker) sends from the outbox, so a queued
+ * Runs `send` while no other tab (nor the service worker) sends from the offline queue, so a queued
  * item is never sent twice at once: the second sender finds it gone. Runs it directly where
  * Web Locks are missing.
  */
-export function withOutboxLock<T>(send: () => Promise<T>): Promise<T> {
+export function withOfflineQueueLock<T>(send: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as Partial<Navigator> | undefined)?.locks;
-  return locks ? locks.request(OUTBOX_LOCK, send) : send();
+  return locks ? locks.request(OFFLINE_QUEUE_LOCK, send) : send();
 }
 
 /**
@@ -25,7 +28,7 @@ export async function requestBackgroundSync(): Promise<void> {
   if (!('serviceWorker' in navigator)) return;
   try {
     const registration = await navigator.serviceWorker.getRegistration();
-    await registration?.sync?.register(OUTBOX_SYNC_TAG);
+    await registration?.sync?.register(OFFLINE_QUEUE_SYNC_TAG);
   } catch {
     // Refused (no permission, private mode): the tabs send it instead.
   }

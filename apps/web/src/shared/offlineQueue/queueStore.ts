@@ -36,15 +36,16 @@ export type QueuedToggle = ToggleChange & {
   token?: string;
 };
 
-interface OutboxSchema extends DBSchema {
+interface OfflineQueueSchema extends DBSchema {
   posts: { key: string; value: QueuedPost; indexes: { byMember: [string, number] } };
   toggles: { key: string; value: QueuedToggle; indexes: { byMember: [string, number] } };
 }
 
-let database: Promise<IDBPDatabase<OutboxSchema>> | null = null;
+let database: Promise<IDBPDatabase<OfflineQueueSchema>> | null = null;
 
-function open(): Promise<IDBPDatabase<OutboxSchema>> {
-  database ??= openDB<OutboxSchema>('perch-outbox', 2, {
+function open(): Promise<IDBPDatabase<OfflineQueueSchema>> {
+  // The database keeps its first name: renaming it would lose what waits on devices that have it.
+  database ??= openDB<OfflineQueueSchema>('perch-outbox', 2, {
     upgrade(db, oldVersion) {
       if (oldVersion < 1) {
         db.createObjectStore('posts', { keyPath: 'id' }).createIndex('byMember', [

@@ -3,10 +3,7 @@ import type {
   FollowResponse,
   PostMutationResponse,
 } from '@perch/contract';
-import { bookmarkPost, likePost } from '../../entities/post/posts.api';
-import { followUser, unfollowUser } from '../../entities/member/users.api';
-import { requestBackgroundSync, withOutboxLock } from '../../shared/offlineQueue/backgroundSync';
-import { isUnreachable, mayRetry } from './offlineQueue';
+import { requestBackgroundSync, withOfflineQueueLock } from './backgroundSync';
 import {
   dropQueuedToggle,
   findQueuedToggle,
@@ -15,35 +12,26 @@ import {
   toggleKey,
   type QueuedToggle,
   type ToggleChange,
-} from '../../shared/offlineQueue/queueStore';
+} from './queueStore';
+import { isUnreachable, mayRetry } from './retry';
 
 /** A like, bookmark or follow change a member makes: of what, by whom, in which session. */
 export type Toggle = ToggleChange & { memberId: string; targetId: string; token?: string };
 
 /** What the server answers a toggle of each kind. */
-interface Answers {
+export interface ToggleAnswers {
   like: PostMutationResponse;
   bookmark: BookmarkMutationResponse;
   follow: FollowResponse;
 }
 
-export type ToggleAnswer = Answers[ToggleChange['kind']];
+export type ToggleAnswer = ToggleAnswers[ToggleChange['kind']];
 
-export function sendToggle<T extends Toggle>(
+/** Sends one toggle to the server (each entity sends its own kind; the queue sends them all). */
+export type ToggleSender<T extends Toggle = Toggle> = (
   toggle: T,
   token: string,
-): Promise<Answers[T['kind']]> {
-  const sent: Promise<ToggleAnswer> =
-    toggle.kind === 'like'
-      ? likePost(toggle.targetId, toggle.action, token)
-      : toggle.kind === 'bookmark'
-        ? bookmarkPost(toggle.targetId, toggle.action, token)
-        : toggle.action === 'follow'
-          ? followUser(toggle.targetId, token)
-          : unfollowUser(toggle.targetId, token);
-  // The branch taken is the one of T's kind.
-  return sent as Promise<Answers[T['kind']]>;
-}
+) => Promise<ToggleAnswers[T['kind']]>;
 
 /** Sends of queued toggles under way, by key: a new toggle of the same target waits for them. */
 const sendingNow = new Map<string, Promise<unknown>>();
@@ -56,7 +44,8 @@ const sendingNow = new Map<string, Promise<unknown>>();
  */
 export async function sendOrQueueToggle<T extends Toggle & { token: string }>(
   toggle: T,
-): Promise<Answers[T['kind']] | null> {
+  send: ToggleSender<T>,
+): Promise<ToggleAnswers[T['kind']] | null> {
   const key = toggleKey(toggle.memberId, toggle.kind, toggle.targetId);
   await sendingNow.get(key);
   if (await findQueuedToggle(key)) {
@@ -64,7 +53,7 @@ export async function sendOrQueueToggle<T extends Toggle & { token: string }>(
     return null;
   }
   try {
-    return await sendToggle(toggle, toggle.token);
+    return await send(toggle, toggle.token);
   } catch (error) {
     if (!isUnreachable(error)) throw error;
     await queueToggle({ ...toggle, key, queuedAt: Date.now() });
@@ -83,11 +72,12 @@ export interface ToggleHooks {
 async function sendQueuedToggle(
   toggle: QueuedToggle,
   token: string,
+  send: ToggleSender,
   hooks: ToggleHooks,
 ): Promise<boolean> {
   let answer: ToggleAnswer;
   try {
-    answer = await sendToggle(toggle, token);
+    answer = await send(toggle, token);
   } catch (error) {
     if (mayRetry(error)) return false;
     await dropQueuedToggle(toggle.key, toggle.queuedAt);
@@ -109,13 +99,14 @@ let flushing: Promise<number> | null = null;
 export function sendQueuedToggles(
   memberId: string,
   token: string,
+  send: ToggleSender,
   hooks: ToggleHooks,
 ): Promise<number> {
-  flushing ??= withOutboxLock(async () => {
+  flushing ??= withOfflineQueueLock(async () => {
     let settled = 0;
     try {
       for (const toggle of await queuedToggles(memberId)) {
-        const sending = sendQueuedToggle(toggle, token, hooks);
+        const sending = sendQueuedToggle(toggle, token, send, hooks);
         sendingNow.set(toggle.key, sending);
         try {
           if (!(await sending)) break;

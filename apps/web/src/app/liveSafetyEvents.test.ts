@@ -1,15 +1,16 @@
 import type { User } from '@perch/contract';
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeUser } from '../../test/fixtures';
-import { createSessionStore } from '../../entities/session/session';
-import { notificationKeys } from '../../entities/notification/notificationKeys';
-import { postKeys } from '../../entities/post/postKeys';
-import { safetyKeys } from '../../entities/safety/safetyCache';
-import { userKeys } from '../../entities/member/users.queries';
-import type { LiveEvent } from '../../shared/live/liveEventTypes';
-import { applyLiveEvent, type LiveContext } from './liveEvents';
-import { createNewPostsStore } from '../../shared/live/newPosts';
+import { makeUser } from '../test/fixtures';
+import { createSessionStore } from '../entities/session/session';
+import { notificationKeys } from '../entities/notification/notificationKeys';
+import { postKeys } from '../entities/post/postKeys';
+import { safetyKeys } from '../entities/safety/safetyCache';
+import { userKeys } from '../entities/member/users.queries';
+import type { LiveEvent } from '../shared/live/liveEventTypes';
+import type { LiveContext } from '../shared/live/liveEventHandlers';
+import { applyLiveEvent } from './liveEventHandlers';
+import { createNewPostsStore } from '../shared/live/newPosts';
 
 const viewer = makeUser({ _id: 'u-me', username: 'ada' });
 const grace = makeUser({ _id: 'u-grace', username: 'grace_h' });

@@ -1,0 +1,103 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { invalidateMember } from '../member/userCache';
+import type { LiveEventHandler, LiveEventHandlersFor } from '../../shared/live/liveEventHandlers';
+import { onBookmarkEvent } from './bookmark';
+import { onLikeEvent } from './like';
+import {
+  findCachedPost,
+  removePostFromLists,
+  updatePostInCaches,
+  type PostPages,
+} from './postCache';
+import { postKeys, type FeedSource } from './postKeys';
+import { fetchPost } from './posts.api';
+
+const listsOf = (kind: FeedSource['kind']) => [...postKeys.lists(), { kind }];
+
+/** Whether a loaded list of posts of this kind holds the post. */
+function listHolds(queryClient: QueryClient, kind: FeedSource['kind'], postId: string): boolean {
+  return queryClient
+    .getQueriesData<PostPages>({ queryKey: listsOf(kind) })
+    .some(([, data]) => data?.pages.some((page) => page.posts.some((post) => post._id === postId)));
+}
+
+function homeLoaded(queryClient: QueryClient): boolean {
+  return queryClient
+    .getQueriesData<PostPages>({ queryKey: listsOf('home') })
+    .some(([, data]) => data !== undefined);
+}
+
+const onPostCreated: LiveEventHandler<'post.created'> = (
+  { payload: { postId, authorId } },
+  { queryClient, newPosts, viewer },
+) => {
+  invalidateMember(queryClient, authorId);
+  if (listHolds(queryClient, 'home', postId)) return;
+  if (authorId === viewer._id) {
+    // Posted in another tab (this tab puts its own posts in place when the server answers).
+    if (queryClient.isMutating({ mutationKey: ['posts', 'create'] }) > 0) return;
+    void queryClient.invalidateQueries({ queryKey: listsOf('home') });
+    void queryClient.invalidateQueries({
+      queryKey: [...postKeys.lists(), { kind: 'user', username: viewer.username }],
+    });
+    return;
+  }
+  // A followed member's post: offered on Home, not inserted. Before Home loads, its first page
+  // will bring the post anyway.
+  if (homeLoaded(queryClient)) newPosts.add(postId);
+};
+
+const onPostEdited: LiveEventHandler<'post.edited'> = (
+  { payload: { postId } },
+  { queryClient, token },
+) => {
+  if (!findCachedPost(queryClient, postId)) return;
+  fetchPost(postId, token).then(
+    ({ post }) => {
+      updatePostInCaches(queryClient, postId, (cached) => ({
+        ...cached,
+        content: post.content,
+        entities: post.entities,
+        mediaURL: post.mediaURL,
+        updatedAt: post.updatedAt,
+      }));
+    },
+    () => undefined, // Deleted meanwhile, or offline: the next event or load settles it.
+  );
+};
+
+const onPostDeleted: LiveEventHandler<'post.deleted'> = (
+  { payload: { postId, authorId } },
+  { queryClient, newPosts },
+) => {
+  newPosts.remove(postId);
+  removePostFromLists(queryClient, postId);
+  queryClient.removeQueries({ queryKey: postKeys.detail(postId), exact: true });
+  invalidateMember(queryClient, authorId);
+};
+
+/** Posts carry their author's name and avatar: fresh on their next load. */
+const onAuthorEdited: LiveEventHandler<'profile.edited'> = (_event, { queryClient }) => {
+  void queryClient.invalidateQueries({ queryKey: postKeys.all, refetchType: 'none' });
+};
+
+/** What the events about posts change in the posts this app has loaded. */
+export const postLiveHandlers = {
+  'post.created': onPostCreated,
+  'post.edited': onPostEdited,
+  'post.deleted': onPostDeleted,
+  'post.liked': onLikeEvent,
+  'post.unliked': onLikeEvent,
+  'bookmark.added': onBookmarkEvent,
+  'bookmark.removed': onBookmarkEvent,
+  'profile.edited': onAuthorEdited,
+} satisfies LiveEventHandlersFor<
+  | 'post.created'
+  | 'post.edited'
+  | 'post.deleted'
+  | 'post.liked'
+  | 'post.unliked'
+  | 'bookmark.added'
+  | 'bookmark.removed'
+  | 'profile.edited'
+>;

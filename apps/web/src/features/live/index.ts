@@ -1,0 +1,1 @@
+export { LiveEventsProvider, useNewPostsStore } from './LiveEventsProvider';

@@ -1,0 +1,2 @@
+export { QueuedPosts } from './QueuedPosts';
+export { useOfflineQueueSender } from './useOfflineQueueSender';
