@@ -48,7 +48,12 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-test-'));
   const database = await createTestDatabase(dataDir);
   const config = testConfig(dataDir, overrides);
-  const app = await buildApp(config, { database: database.handle, logger: false });
+  // Every answer of the suite is checked against its contract schema.
+  const app = await buildApp(config, {
+    database: database.handle,
+    logger: false,
+    validateResponses: true,
+  });
   return {
     app,
     config,

@@ -18,6 +18,7 @@ export * from './discovery';
 export * from './account';
 export * from './safety';
 export * from './idempotency';
+export * from './responses';
 export * from './accountRules';
 export * from './authRules';
 export * from './entityRules';

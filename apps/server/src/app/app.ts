@@ -1,11 +1,12 @@
 import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { errorResponseSchemas } from '@perch/contract';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyRequest,
+} from 'fastify';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from './config';
 import {
@@ -40,7 +41,8 @@ import { inputGuard } from './plugins/input-guard';
 import { readRetry } from './plugins/read-retry';
 import { securityHeaders } from './plugins/security-headers';
 import { webPlugin } from './plugins/web';
-import { answerJson } from '../lib/serialized';
+import { describeRoute, openApi, type Admission } from './plugins/openapi';
+import { contractSerializerCompiler } from './plugins/response-serializer';
 import { createServices, type Services } from './services';
 
 declare module 'fastify' {
@@ -57,6 +59,11 @@ export interface BuildOptions {
   /** An open database to use instead of the configured one (tests); it is still closed with the app. */
   database?: DatabaseHandle;
   logger?: boolean;
+  /**
+   * Checks every answer against its contract schema (tests): one that does not match answers 500
+   * and names its route.
+   */
+  validateResponses?: boolean;
 }
 
 export function mediaDirOf(config: Pick<AppConfig, 'dataDir'>): string {
@@ -99,7 +106,9 @@ export async function buildApp(
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(
+    contractSerializerCompiler({ validate: options.validateResponses === true }),
+  );
   app.decorate('db', database.db);
   app.decorate('reads', database.reads);
   app.decorate('config', config);
@@ -116,6 +125,7 @@ export async function buildApp(
   await app.register(securityHeaders);
   await app.register(rateLimit, { global: false, ...infra.rateLimit });
   await app.register(authPlugin, { config });
+  await app.register(openApi);
   const mediaStore = createDiskMediaStore(mediaDirOf(config));
   await app.register(mediaPlugin, { store: mediaStore });
 
@@ -135,26 +145,54 @@ export async function buildApp(
 
   await app.register(
     async (api) => {
+      const admissionOf = (route: { preHandler?: unknown }): Admission =>
+        route.preHandler === api.authenticate
+          ? 'member'
+          : route.preHandler === api.authenticateSession
+            ? 'session'
+            : route.preHandler === api.identify
+              ? 'optional'
+              : 'anyone';
+      // Every call may answer an error, in the one shape the contract gives it.
+      api.addHook('onRoute', (route) => {
+        const schema = (route.schema ??= {});
+        schema.response = { ...errorResponseSchemas, ...(schema.response as object | undefined) };
+      });
+      if (options.validateResponses === true) {
+        api.addHook('onSend', async (request, reply, payload) => {
+          requireResponseSchema(request, reply.statusCode, payload);
+          return payload;
+        });
+      }
       // API answers are personal (token or session cookie) and change with every write.
-      // Fastify sends a serializer's Buffer as it is (reply.js takes a string or a Buffer); its
-      // type names only the string.
-      api.setReplySerializer(answerJson as (payload: unknown) => string);
       api.addHook('onSend', async (_request, reply) => {
         if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
       });
-      await api.register(healthRoutes);
-      await api.register(authRoutes, { prefix: '/auth' });
-      await api.register(accountRoutes);
-      await api.register(sessionsRoutes, { prefix: '/auth/sessions' });
-      await api.register(safetyRoutes, { prefix: '/users' });
-      await api.register(usersRoutes, { prefix: '/users' });
-      await api.register(bookmarksRoutes, { prefix: '/users' });
-      await api.register(postsRoutes, { prefix: '/posts' });
-      await api.register(commentsRoutes, { prefix: '/comments' });
-      await api.register(notificationsRoutes, { prefix: '/notifications' });
-      await api.register(discoveryRoutes);
-      await api.register(eventsRoutes, { prefix: '/events' });
-      await api.register(mediaRoutes, {
+      /** A module's routes, tagged with its name in the OpenAPI document. */
+      const module = async <Options extends object>(
+        tag: string,
+        routes: FastifyPluginAsync<Options>,
+        routeOptions: Options & { prefix?: string },
+      ) =>
+        api.register(async (scope) => {
+          scope.addHook('onRoute', (route) => {
+            describeRoute(route, tag, admissionOf(route));
+          });
+          await scope.register(routes, routeOptions);
+        });
+      await module('health', healthRoutes, {});
+      await module('auth', authRoutes, { prefix: '/auth' });
+      await module('account', accountRoutes, {});
+      await module('sessions', sessionsRoutes, { prefix: '/auth/sessions' });
+      await module('safety', safetyRoutes, { prefix: '/users' });
+      await module('users', usersRoutes, { prefix: '/users' });
+      await module('bookmarks', bookmarksRoutes, { prefix: '/users' });
+      await module('posts', postsRoutes, { prefix: '/posts' });
+      await module('comments', commentsRoutes, { prefix: '/comments' });
+      await module('notifications', notificationsRoutes, { prefix: '/notifications' });
+      await module('discovery', discoveryRoutes, {});
+      await module('events', eventsRoutes, { prefix: '/events' });
+      await module('media', mediaRoutes, {
         prefix: '/media',
         uploadsPerMinute: config.uploadRateLimitPerMinute,
       });
@@ -164,4 +202,16 @@ export async function buildApp(
 
   await app.register(webPlugin, { webDir: config.webDir, mediaDir: mediaDirOf(config) });
   return app;
+}
+
+/**
+ * With responses checked: a successful answer with a body must have a schema for its status, or
+ * it would be written without one.
+ */
+function requireResponseSchema(request: FastifyRequest, status: number, payload: unknown): void {
+  if (status >= 300 || status === 204 || payload === undefined || payload === null) return;
+  const responses = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
+  if (responses?.[String(status)] !== undefined || responses?.['2xx'] !== undefined) return;
+  const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+  throw new Error(`${route} answered ${String(status)} without a response schema`);
 }

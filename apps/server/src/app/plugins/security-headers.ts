@@ -58,7 +58,16 @@ export const API_HEADERS: HeaderMap = {
   'x-frame-options': 'DENY',
 };
 
+/**
+ * The API reference (/api/docs) is a page with its own scripts and styles, served from this
+ * server: the pages' policy lets it run; every other /api path keeps the API's.
+ */
+function isApiDocs(url: string): boolean {
+  return url === '/api/docs' || url.startsWith('/api/docs/') || url.startsWith('/api/docs?');
+}
+
 export function securityHeadersFor(url: string): HeaderMap {
+  if (isApiDocs(url)) return PAGE_HEADERS;
   if (url.startsWith('/api/') || url === '/api' || url.startsWith('/api?')) return API_HEADERS;
   if (url.startsWith('/media/')) return MEDIA_HEADERS;
   return PAGE_HEADERS;

@@ -1,6 +1,8 @@
 import {
   AccountErrors,
   EXPORTS_PER_HOUR,
+  accountExportResponseSchema,
+  noContentSchema,
   accountDeleteBodySchema,
   passwordChangeBodySchema,
 } from '@perch/contract';
@@ -36,7 +38,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       preHandler: app.authenticate,
       config: { rateLimit: passwordLimit },
-      schema: { body: passwordChangeBodySchema },
+      schema: {
+        body: passwordChangeBodySchema,
+        response: { 204: noContentSchema },
+        summary: 'Change the password; every other session ends',
+      },
     },
     async (req, reply) => {
       await account.changePassword(viewerOf(req), req.body);
@@ -48,7 +54,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       preHandler: app.authenticate,
       config: { rateLimit: passwordLimit },
-      schema: { body: accountDeleteBodySchema },
+      schema: {
+        body: accountDeleteBodySchema,
+        response: { 204: noContentSchema },
+        summary: "Delete the member's account and everything in it",
+      },
     },
     async (req, reply) => {
       await account.deleteAccount(viewerOf(req), req.body);
@@ -59,7 +69,15 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/users/me/export',
     // A HEAD would run the whole export to throw it away.
-    { preHandler: app.authenticate, config: { rateLimit: exportLimit }, exposeHeadRoute: false },
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: exportLimit },
+      exposeHeadRoute: false,
+      schema: {
+        response: { 200: accountExportResponseSchema },
+        summary: "Download the member's data as a zip file",
+      },
+    },
     async (req, reply) => {
       const { fileName, stream } = await exports.open(viewerOf(req));
       return reply

@@ -1,4 +1,11 @@
-import { loginBodySchema, signupBodySchema } from '@perch/contract';
+import {
+  loginBodySchema,
+  loginResponseSchema,
+  noContentSchema,
+  signupBodySchema,
+  signupResponseSchema,
+  userResponseSchema,
+} from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -23,7 +30,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/signup',
-    { schema: { body: signupBodySchema }, config: { rateLimit } },
+    {
+      schema: {
+        body: signupBodySchema,
+        response: { 201: signupResponseSchema },
+        summary: 'Create an account and sign in',
+      },
+      config: { rateLimit },
+    },
     async (request, reply) => {
       const { encodedToken, createdUser } = await auth.signup(request.body, signInContext(request));
       setSessionCookie(reply, encodedToken, ttl);
@@ -34,24 +48,38 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/login',
-    { schema: { body: loginBodySchema }, config: { rateLimit } },
+    {
+      schema: {
+        body: loginBodySchema,
+        response: { 200: loginResponseSchema },
+        summary: 'Sign in',
+      },
+      config: { rateLimit },
+    },
     async (request, reply) => {
       const { encodedToken, foundUser } = await auth.login(request.body, signInContext(request));
       setSessionCookie(reply, encodedToken, ttl);
       return { encodedToken, foundUser: await embeds.own(foundUser, readerOf(request)) };
     },
   );
-  app.get('/me', { preHandler: app.authenticate }, async (request) => {
+  const me = { response: { 200: userResponseSchema }, summary: "The member's own record" };
+  const done = (summary: string) => ({ response: { 204: noContentSchema }, summary });
+  app.get('/me', { preHandler: app.authenticate, schema: me }, async (request) => {
     const { user } = await auth.currentUser(viewerOf(request));
     return { user: await embeds.own(user, readerOf(request)) };
   });
   /** Sets the session cookie for a session that began before the cookie existed. */
-  app.post('/session', { preHandler: app.authenticate }, async (request, reply) => {
-    setSessionCookie(reply, extractToken(request) ?? '', ttl);
-    return reply.status(204).send();
-  });
+  const session = done('Set the session cookie for the token in the header');
+  app.post(
+    '/session',
+    { preHandler: app.authenticate, schema: session },
+    async (request, reply) => {
+      setSessionCookie(reply, extractToken(request) ?? '', ttl);
+      return reply.status(204).send();
+    },
+  );
   /** Ends the session of the token in the header, or else of the cookie, and clears the cookie. */
-  app.post('/logout', async (request, reply) => {
+  app.post('/logout', { schema: done('Sign out this session') }, async (request, reply) => {
     const token = sessionTokenOf(request);
     const viewer = token ? await app.verifyToken(token).catch(() => null) : null;
     if (viewer) await auth.logout(viewer);
@@ -59,12 +87,18 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(204).send();
   });
   /** Ends every other session of the member: every device but this one is signed out. */
-  app.post('/logout-others', { preHandler: app.authenticate }, async (request, reply) => {
-    await auth.logoutElsewhere(viewerOf(request));
-    return reply.status(204).send();
-  });
+  const others = done('Sign out every other device');
+  app.post(
+    '/logout-others',
+    { preHandler: app.authenticate, schema: others },
+    async (request, reply) => {
+      await auth.logoutElsewhere(viewerOf(request));
+      return reply.status(204).send();
+    },
+  );
   /** Ends every session of the member, on every device (this one included). */
-  app.post('/logout-all', { preHandler: app.authenticate }, async (request, reply) => {
+  const all = done('Sign out every device, this one included');
+  app.post('/logout-all', { preHandler: app.authenticate, schema: all }, async (request, reply) => {
     await auth.logoutEverywhere(viewerOf(request));
     clearSessionCookie(reply);
     return reply.status(204).send();

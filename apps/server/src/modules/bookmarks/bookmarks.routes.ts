@@ -1,4 +1,10 @@
-import { pageQuerySchema, postIdParamsSchema, type Post } from '@perch/contract';
+import {
+  bookmarkMutationResponseSchema,
+  bookmarkPageSchema,
+  pageQuerySchema,
+  postIdParamsSchema,
+  type Post,
+} from '@perch/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerOf, withFirstPage } from '../../lib/prefer';
@@ -17,13 +23,24 @@ export const bookmarksRoutes: FastifyPluginAsyncZod = async (app) => {
       readerOf(req),
     );
 
-  app.get('/bookmark', { ...auth, schema: { querystring: pageQuerySchema } }, async (req) =>
+  const list = {
+    querystring: pageQuerySchema,
+    response: { 200: bookmarkPageSchema },
+    summary: "The member's bookmarks, newest first",
+  };
+  const mutation = (summary: string) => ({
+    ...byPost,
+    response: { 200: bookmarkMutationResponseSchema },
+    summary,
+  });
+  app.get('/bookmark', { ...auth, schema: list }, async (req) =>
     embeds.posts(await bookmarks.list(viewerOf(req), req.query), readerOf(req)),
   );
-  app.post('/bookmark/:postId', { ...auth, schema: byPost }, async (req) =>
+  app.post('/bookmark/:postId', { ...auth, schema: mutation('Bookmark a post') }, async (req) =>
     answer(req, await bookmarks.add(viewerOf(req), req.params.postId)),
   );
-  app.post('/remove-bookmark/:postId', { ...auth, schema: byPost }, async (req) =>
+  const removal = mutation('Remove a bookmark');
+  app.post('/remove-bookmark/:postId', { ...auth, schema: removal }, async (req) =>
     answer(req, await bookmarks.remove(viewerOf(req), req.params.postId)),
   );
 };

@@ -1,3 +1,4 @@
+import { eventStreamResponseSchema } from '@perch/contract';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { viewerOf } from '../../lib/viewer';
@@ -26,7 +27,11 @@ export const eventsRoutes: FastifyPluginAsyncZod<EventsRoutesOptions> = async (a
     '/',
     {
       preHandler: app.authenticateSession,
-      schema: { querystring: z.object({ lastEventId: lastEventIdSchema.optional() }) },
+      schema: {
+        querystring: z.object({ lastEventId: lastEventIdSchema.optional() }),
+        response: { 200: eventStreamResponseSchema },
+        summary: "The member's live events; Last-Event-ID replays what was missed",
+      },
     },
     async (request, reply) => {
       const header = request.headers['last-event-id'];

@@ -97,7 +97,10 @@ export const mediaRoutes: FastifyPluginAsyncZod<MediaRoutesOptions> = async (app
     {
       preHandler: app.authenticate,
       config: { rateLimit },
-      schema: { response: { 201: mediaUploadResponseSchema } },
+      schema: {
+        response: { 201: mediaUploadResponseSchema },
+        summary: 'Upload an image (multipart: `file`, and `purpose` post or avatar)',
+      },
     },
     async (request, reply) => {
       const viewer = viewerOf(request);

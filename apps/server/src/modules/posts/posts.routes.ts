@@ -4,7 +4,11 @@ import {
   feedQuerySchema,
   postBodySchema,
   postEditBodySchema,
+  postDeleteResponseSchema,
   postIdParamsSchema,
+  postMutationResponseSchema,
+  postPageSchema,
+  postResponseSchema,
   usernameParamsSchema,
   type Post,
 } from '@perch/contract';
@@ -20,30 +24,54 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
   const open = { preHandler: app.identify };
   const byId = { params: postIdParamsSchema };
 
-  app.get('/', { ...open, schema: { querystring: feedQuerySchema } }, async (req) =>
+  const page = (summary: string) => ({
+    querystring: feedQuerySchema,
+    response: { 200: postPageSchema },
+    summary,
+  });
+  const mutation = (summary: string) => ({
+    ...byId,
+    response: { 201: postMutationResponseSchema },
+    summary,
+  });
+
+  app.get('/', { ...open, schema: page('The latest posts of everyone') }, async (req) =>
     embeds.posts(await posts.all(req.viewer, req.query), readerOf(req)),
   );
-  app.get('/feed', { ...auth, schema: { querystring: feedQuerySchema } }, async (req) =>
-    embeds.posts(await posts.feed(viewerOf(req), 'home', req.query), readerOf(req)),
+  app.get(
+    '/feed',
+    { ...auth, schema: page("Home: the posts of the member's follows") },
+    async (req) => embeds.posts(await posts.feed(viewerOf(req), 'home', req.query), readerOf(req)),
   );
-  app.get('/explore', { ...auth, schema: { querystring: feedQuerySchema } }, async (req) =>
-    embeds.posts(await posts.feed(viewerOf(req), 'explore', req.query), readerOf(req)),
+  app.get(
+    '/explore',
+    { ...auth, schema: page('Explore: posts of members the member does not follow') },
+    async (req) =>
+      embeds.posts(await posts.feed(viewerOf(req), 'explore', req.query), readerOf(req)),
   );
-  app.get('/liked', { ...auth, schema: { querystring: feedQuerySchema } }, async (req) =>
+  app.get('/liked', { ...auth, schema: page('The posts the member liked') }, async (req) =>
     embeds.posts(await posts.feed(viewerOf(req), 'liked', req.query), readerOf(req)),
   );
   app.get(
     '/user/:username',
-    { ...open, schema: { params: usernameParamsSchema, querystring: feedQuerySchema } },
+    { ...open, schema: { ...page("A member's posts"), params: usernameParamsSchema } },
     async (req) =>
       embeds.posts(await posts.byAuthor(req.params.username, req.viewer, req.query), readerOf(req)),
   );
-  app.get('/:postId', { ...open, schema: byId }, async (req) =>
+  const one = {
+    ...byId,
+    response: { 200: postResponseSchema },
+    summary: 'One post, with its first comments',
+  };
+  app.get('/:postId', { ...open, schema: one }, async (req) =>
     embeds.posts({ post: await posts.open(req.params.postId, req.viewer) }, readerOf(req)),
   );
 
   /** Every post mutation answers 201 with what changed, plus the latest posts unless minimal. */
-  const answer = async (req: FastifyRequest, body: { post: Post } | { postId: string }) =>
+  const answer = async <Body extends { post: Post } | { postId: string }>(
+    req: FastifyRequest,
+    body: Body,
+  ) =>
     embeds.posts(
       await withFirstPage(req, body, 'posts', () => posts.latestPage(viewerOf(req))),
       readerOf(req),
@@ -51,7 +79,15 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/',
-    { ...auth, schema: { body: postBodySchema, headers: idempotencyHeadersSchema } },
+    {
+      ...auth,
+      schema: {
+        body: postBodySchema,
+        headers: idempotencyHeadersSchema,
+        response: { 201: postMutationResponseSchema },
+        summary: 'Create a post',
+      },
+    },
     async (req, reply) => {
       const key = req.headers[IDEMPOTENCY_HEADER];
       const post = await posts.create(viewerOf(req), req.body.postData, key);
@@ -60,22 +96,31 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/edit/:postId',
-    { ...auth, schema: { ...byId, body: postEditBodySchema } },
+    { ...auth, schema: { ...mutation('Edit a post'), body: postEditBodySchema } },
     async (req, reply) => {
       const post = await posts.edit(viewerOf(req), req.params.postId, req.body.postData);
       return reply.status(201).send(await answer(req, { post }));
     },
   );
-  app.delete('/:postId', { ...auth, schema: byId }, async (req, reply) => {
+  const removal = {
+    ...byId,
+    response: { 201: postDeleteResponseSchema },
+    summary: 'Delete a post',
+  };
+  app.delete('/:postId', { ...auth, schema: removal }, async (req, reply) => {
     await posts.remove(viewerOf(req), req.params.postId);
     return reply.status(201).send(await answer(req, { postId: req.params.postId }));
   });
-  app.post('/like/:postId', { ...auth, schema: byId }, async (req, reply) => {
+  app.post('/like/:postId', { ...auth, schema: mutation('Like a post') }, async (req, reply) => {
     const post = await interactions.add(like, viewerOf(req), req.params.postId);
     return reply.status(201).send(await answer(req, { post }));
   });
-  app.post('/dislike/:postId', { ...auth, schema: byId }, async (req, reply) => {
-    const post = await interactions.remove(like, viewerOf(req), req.params.postId);
-    return reply.status(201).send(await answer(req, { post }));
-  });
+  app.post(
+    '/dislike/:postId',
+    { ...auth, schema: mutation('Take back a like') },
+    async (req, reply) => {
+      const post = await interactions.remove(like, viewerOf(req), req.params.postId);
+      return reply.status(201).send(await answer(req, { post }));
+    },
+  );
 };

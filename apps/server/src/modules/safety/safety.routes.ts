@@ -1,4 +1,9 @@
-import { pageQuerySchema, userIdParamsSchema } from '@perch/contract';
+import {
+  noContentSchema,
+  pageQuerySchema,
+  userIdParamsSchema,
+  userPageSchema,
+} from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { viewerOf } from '../../lib/viewer';
 
@@ -9,25 +14,35 @@ import { viewerOf } from '../../lib/viewer';
 export const safetyRoutes: FastifyPluginAsyncZod = async (app) => {
   const { safety } = app.services;
   const auth = { preHandler: app.authenticate };
-  const byId = { ...auth, schema: { params: userIdParamsSchema } };
-  const page = { ...auth, schema: { querystring: pageQuerySchema } };
+  const byId = (summary: string) => ({
+    ...auth,
+    schema: { params: userIdParamsSchema, response: { 204: noContentSchema }, summary },
+  });
+  const page = (summary: string) => ({
+    ...auth,
+    schema: { querystring: pageQuerySchema, response: { 200: userPageSchema }, summary },
+  });
 
-  app.post('/block/:userId', byId, async (req, reply) => {
+  app.post('/block/:userId', byId('Block a member'), async (req, reply) => {
     await safety.block(viewerOf(req), req.params.userId);
     return reply.status(204).send();
   });
-  app.post('/unblock/:userId', byId, async (req, reply) => {
+  app.post('/unblock/:userId', byId('Unblock a member'), async (req, reply) => {
     await safety.unblock(viewerOf(req), req.params.userId);
     return reply.status(204).send();
   });
-  app.post('/mute/:userId', byId, async (req, reply) => {
+  app.post('/mute/:userId', byId('Mute a member'), async (req, reply) => {
     await safety.mute(viewerOf(req), req.params.userId);
     return reply.status(204).send();
   });
-  app.post('/unmute/:userId', byId, async (req, reply) => {
+  app.post('/unmute/:userId', byId('Unmute a member'), async (req, reply) => {
     await safety.unmute(viewerOf(req), req.params.userId);
     return reply.status(204).send();
   });
-  app.get('/me/blocked', page, (req) => safety.blocked(viewerOf(req), req.query));
-  app.get('/me/muted', page, (req) => safety.muted(viewerOf(req), req.query));
+  app.get('/me/blocked', page('The members the member blocked'), (req) =>
+    safety.blocked(viewerOf(req), req.query),
+  );
+  app.get('/me/muted', page('The members the member muted'), (req) =>
+    safety.muted(viewerOf(req), req.query),
+  );
 };

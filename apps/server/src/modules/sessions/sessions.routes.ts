@@ -1,4 +1,4 @@
-import { sessionParamsSchema } from '@perch/contract';
+import { noContentSchema, sessionListSchema, sessionParamsSchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clearSessionCookie } from '../../app/plugins/auth.plugin';
 import { viewerOf } from '../../lib/viewer';
@@ -8,10 +8,21 @@ export const sessionsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { sessions } = app.services;
   const auth = { preHandler: app.authenticate };
 
-  app.get('/', auth, (req) => sessions.list(viewerOf(req)));
+  const list = {
+    response: { 200: sessionListSchema },
+    summary: "The member's signed-in devices, most recently used first",
+  };
+  app.get('/', { ...auth, schema: list }, (req) => sessions.list(viewerOf(req)));
   app.delete(
     '/:sessionId',
-    { ...auth, schema: { params: sessionParamsSchema } },
+    {
+      ...auth,
+      schema: {
+        params: sessionParamsSchema,
+        response: { 204: noContentSchema },
+        summary: 'Sign one device out',
+      },
+    },
     async (req, reply) => {
       const viewer = viewerOf(req);
       await sessions.revokeOne(viewer, req.params.sessionId);

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers';
+
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+}
+
+/** Every call of the API: the spec's, then the ones Perch added. */
+const CALLS = [
+  'POST /api/auth/login',
+  'POST /api/auth/signup',
+  'GET /api/users',
+  'GET /api/users/{username}',
+  'POST /api/users/edit',
+  'GET /api/users/bookmark',
+  'POST /api/users/bookmark/{postId}',
+  'POST /api/users/remove-bookmark/{postId}',
+  'POST /api/users/follow/{userId}',
+  'POST /api/users/unfollow/{userId}',
+  'GET /api/posts',
+  'GET /api/posts/{postId}',
+  'GET /api/posts/user/{username}',
+  'POST /api/posts',
+  'POST /api/posts/edit/{postId}',
+  'DELETE /api/posts/{postId}',
+  'POST /api/posts/like/{postId}',
+  'POST /api/posts/dislike/{postId}',
+  'GET /api/comments/{postId}',
+  'POST /api/comments/add/{postId}',
+  'POST /api/comments/edit/{postId}/{commentId}',
+  'DELETE /api/comments/delete/{postId}/{commentId}',
+  'POST /api/comments/upvote/{postId}/{commentId}',
+  'POST /api/comments/downvote/{postId}/{commentId}',
+];
+const SPEC_CALLS = new Set(CALLS);
+CALLS.push(
+  'GET /api/health',
+  'GET /api/auth/me',
+  'POST /api/auth/session',
+  'POST /api/auth/logout',
+  'POST /api/auth/logout-others',
+  'POST /api/auth/logout-all',
+  'POST /api/auth/password',
+  'DELETE /api/users/me',
+  'GET /api/users/me/export',
+  'GET /api/auth/sessions',
+  'DELETE /api/auth/sessions/{sessionId}',
+  'POST /api/users/block/{userId}',
+  'POST /api/users/unblock/{userId}',
+  'POST /api/users/mute/{userId}',
+  'POST /api/users/unmute/{userId}',
+  'GET /api/users/me/blocked',
+  'GET /api/users/me/muted',
+  'GET /api/users/suggestions',
+  'GET /api/posts/feed',
+  'GET /api/posts/explore',
+  'GET /api/posts/liked',
+  'GET /api/notifications',
+  'GET /api/notifications/unread',
+  'POST /api/notifications/read',
+  'GET /api/search/posts',
+  'GET /api/tags',
+  'GET /api/tags/{tag}',
+  'GET /api/trends/tags',
+  'GET /api/events',
+  'POST /api/media',
+);
+
+function operationsOf(document: OpenApiDocument): Map<string, Operation> {
+  const operations = new Map<string, Operation>();
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      // HEAD mirrors GET; the document lists what a client calls.
+      if (method !== 'head') operations.set(`${method.toUpperCase()} ${path}`, operation);
+    }
+  }
+  return operations;
+}
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    document = response.json<OpenApiDocument>();
+  });
+  afterAll(() => t.close());
+
+  it('is OpenAPI 3.1 about Perch', () => {
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(document.info.title).toBe('Perch');
+    expect(document.info.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['session', 'token']);
+  });
+
+  it('lists every call of the API with its method, and nothing else', () => {
+    const operations = operationsOf(document);
+    expect([...operations.keys()].sort()).toEqual([...CALLS].sort());
+  });
+
+  it('gives every call a summary, its module tag, and the error shape', () => {
+    for (const [call, operation] of operationsOf(document)) {
+      expect(operation.summary, call).toBeTruthy();
+      expect(operation.tags, call).toHaveLength(1);
+      for (const status of ['4XX', '5XX']) {
+        const schema = operation.responses[status]?.content?.['application/json']?.schema;
+        expect(schema, `${call} ${status}`).toMatchObject({ properties: { errors: {} } });
+      }
+    }
+  });
+
+  it('describes the answer of each of the spec’s calls', () => {
+    const operations = operationsOf(document);
+    for (const call of SPEC_CALLS) {
+      const operation = operations.get(call);
+      const success = Object.entries(operation?.responses ?? {}).find(([status]) =>
+        /^2\d\d$/.test(status),
+      );
+      expect(success, call).toBeDefined();
+      expect(success?.[1].content?.['application/json']?.schema, call).toBeTruthy();
+    }
+    const created = operations.get('POST /api/posts/like/{postId}')?.responses['201'];
+    expect(created?.content?.['application/json']?.schema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['post']) as unknown,
+    });
+  });
+
+  it('says which calls need a member', () => {
+    const operations = operationsOf(document);
+    expect(operations.get('GET /api/posts/feed')?.security).toEqual([{ token: [] }]);
+    expect(operations.get('GET /api/posts')?.security).toContainEqual({});
+    expect(operations.get('POST /api/auth/login')?.security).toBeUndefined();
+  });
+
+  it('is built once, not for each request', async () => {
+    const swagger = vi.spyOn(t.app, 'swagger');
+    const first = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const second = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(second.body).toBe(first.body);
+    expect(swagger).not.toHaveBeenCalled();
+  });
+});
+
+describe('the API reference', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers an HTML page whose scripts this server serves, under a policy that lets them run', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const scripts = [...page.body.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      expect(src).not.toMatch(/^(https?:)?\/\//);
+      const url = new URL(src ?? '', 'http://perch.test/api/docs/').pathname;
+      const script = await t.app.inject({ method: 'GET', url });
+      expect(script.statusCode, url).toBe(200);
+    }
+    const policy = String(page.headers['content-security-policy']);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toContain("default-src 'none'");
+  });
+
+  it('keeps the API’s strict policy everywhere else under /api', async () => {
+    const health = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.headers['content-security-policy']).toContain("default-src 'none'");
+  });
+});
