@@ -51,7 +51,10 @@ async function startSides(options: RunOptions, instance: Instance, before: RefBu
     signEveryone: false,
   });
   // The same sessions on the other copy: the same tokens work on both servers.
-  await signIn(beforeCopy, prepared.secret, [...prepared.members, prepared.celebrity]);
+  const signedIn = new Map(
+    [...prepared.members, prepared.celebrity].map((member) => [member.index, member]),
+  );
+  await signIn(beforeCopy, prepared.secret, [...signedIn.values()]);
   const load = loadFor(prepared, prng);
   const env = (target: typeof copy) => ({ ...serverEnv(target, prepared.secret), WEB_DIR: '' });
   const sides: Side[] = [];

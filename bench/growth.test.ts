@@ -65,10 +65,17 @@ describe('growth', () => {
         growthRow('feed-latest', [slice(230), slice(230)], [slice(200), slice(200)], 30_000),
         growthRow('user-posts', [slice(387), slice(380)], [slice(216), slice(216)], 30_000),
       ],
+      work: {
+        members: 100,
+        followingSmall: { min: 3, median: 40, max: 90 },
+        followingLarge: { min: 3, median: 41, max: 92 },
+      },
       error: null,
     };
     const lines = growthReport(growth);
     expect(lines[0]).toContain('median of 2 rounds of 3 s slices');
+    expect(lines[1]).toContain('Equal work: 100 members on each side');
+    expect(lines[1]).toContain('3 / 40 / 90 small, 3 / 41 / 92 large');
     expect(lines.at(-1)).toBe('Over 1.2×: user-posts 1.78×.');
     expect(lines.some((line) => line.startsWith('feed-latest') && line.includes('1.15×'))).toBe(
       true,

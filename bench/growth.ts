@@ -11,7 +11,7 @@
  * the instance (more members match a search, more comments are embedded) and cost more for that.
  */
 import { formatCount } from './lib/instance';
-import { kb } from './lib/load';
+import { formatSpread, kb, type Spread } from './lib/load';
 import { formatTable } from './lib/table';
 
 /** What the issue's table asks of every read. */
@@ -45,12 +45,21 @@ export interface GrowthRow {
   cpuGrowth: number | null;
 }
 
+export interface GrowthWork {
+  members: number;
+  /** How many members each load member follows, on each side. */
+  followingSmall: Spread;
+  followingLarge: Spread;
+}
+
 export interface GrowthResult {
   smallPosts: number;
   largePosts: number;
   rounds: number;
   sliceSeconds: number;
   rows: GrowthRow[];
+  /** The work both sides did: as many members, matched by how many they follow. */
+  work: GrowthWork | null;
   /** Why growth was not measured, or not for every read. */
   error: string | null;
 }
@@ -117,6 +126,11 @@ function spread(row: GrowthRow): string {
   return `${Math.min(...known).toFixed(2)}–${Math.max(...known).toFixed(2)}`;
 }
 
+/** What made the two sides' work equal, in one line. */
+export function workLine(work: GrowthWork): string {
+  return `Equal work: ${work.members} members on each side, the large instance's matched one to one to the small one's by how many they follow (following min / median / max: ${formatSpread(work.followingSmall)} small, ${formatSpread(work.followingLarge)} large); every page holds 20 items; kB small / large tell answers that still differ (a search finding more members).`;
+}
+
 /** The growth table, and the reads over the target. */
 export function growthReport(growth: GrowthResult): string[] {
   const heading = `Growth ${formatCount(growth.smallPosts)} → ${formatCount(growth.largePosts)} posts (CPU µs a request on the large instance ÷ on the small, both servers running, median of ${growth.rounds} rounds of ${growth.sliceSeconds} s slices taking turns; target ≤ ${GROWTH_TARGET}×):`;
@@ -151,6 +165,7 @@ export function growthReport(growth: GrowthResult): string[] {
   const over = growth.rows.filter((row) => row.cpuGrowth !== null && row.cpuGrowth > GROWTH_TARGET);
   return [
     heading,
+    ...(growth.work ? [workLine(growth.work)] : []),
     ...formatTable(table),
     over.length === 0
       ? `Every read within ${GROWTH_TARGET}×.`

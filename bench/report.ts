@@ -6,7 +6,7 @@ import { growthReport, type GrowthResult } from './growth';
 import type { InProcessResult } from './inprocess';
 import { pinning } from './lib/pinning';
 import { formatCount, ROOT, type InstanceMeta } from './lib/instance';
-import { formatSpread, kb, type ScenarioResult } from './lib/load';
+import { formatSpread, kb, spreadOf, type ScenarioResult } from './lib/load';
 import { formatTable } from './lib/table';
 import type { SoakResult } from './soak';
 import { timelineReport, type TimelineResult } from './timeline-check';
@@ -53,6 +53,10 @@ export const failed = (run: Pick<RunReport, 'verification' | 'timelines' | 'grow
 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
+/** How late the generator itself sent in the paced runs, p99 ms, median round. */
+const sendLag = (r: ScenarioResult) =>
+  spreadOf(r.rounds.map((round) => round.paced.sendLagP99)).median;
+
 /** One row a scenario: every figure as min / median / max over its rounds. */
 function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | null): string[] {
   const table: string[][] = [
@@ -66,6 +70,7 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
       'CPU µs/req',
       'kB/answer',
       'wait ms/s',
+      'lag ms',
       'errors',
       'non-2xx',
     ],
@@ -81,6 +86,7 @@ function scenarioTable(results: ScenarioResult[], baseline: ScenarioResult | nul
       formatSpread(r.spread.cpuUsPerRequest),
       kb(r.throughput.bytesPerAnswer),
       r.waitMsPerSecond === null ? '-' : String(r.waitMsPerSecond),
+      sendLag(r).toFixed(1),
       String(r.errors),
       String(r.non2xx),
     ]);
@@ -96,7 +102,7 @@ export function machineNote(): string[] {
 /** How to read the table, and what the figures were measured with. */
 export function tableHeading(settings: RunSettings): string[] {
   return [
-    `Each figure is min / median / max of ${settings.rounds} rounds; a round is ${settings.durations.throughput} s of throughput with ${settings.connections.throughput} connections (req/s, CPU µs/req, kB/answer), then ${settings.durations.latency} s at half the req/s that round reached, sent at a constant rate, latency from each request's intended send time (p50, p99, p99.9: queueing behind a stall counts).`,
+    `Each figure is min / median / max of ${settings.rounds} rounds; a round is ${settings.durations.throughput} s of throughput with ${settings.connections.throughput} connections (req/s, CPU µs/req, kB/answer), then ${settings.durations.latency} s at half the req/s that round reached, sent at a constant rate, latency from each request's intended send time (p50, p99, p99.9: queueing behind a stall counts). lag ms: how late the generator itself sent (p99); when it nears the latencies, the machine, not the server, set them.`,
     ...machineNote(),
   ];
 }

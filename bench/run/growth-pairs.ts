@@ -3,15 +3,15 @@
  * own server, both running; every read in alternating throughput slices on one and the other.
  */
 import path from 'node:path';
-import { growthRow, SMALL_POSTS, type GrowthResult, type GrowthSlice } from '../growth';
+import { growthRow, SMALL_POSTS, workLine, type GrowthResult, type GrowthSlice } from '../growth';
 import type { RunCopy } from '../lib/copy';
 import { formatCount, resolveInstance, type Instance } from '../lib/instance';
-import { figures, kb, type Scenario } from '../lib/load';
+import { figures, kb, spreadOf, type Scenario } from '../lib/load';
 import { log } from '../lib/log';
 import { cpuSecondsOf, settle, type RunningServer } from '../lib/proc';
 import { Prng } from '../lib/prng';
 import { warmTimelines } from '../lib/timelines-ready';
-import { loadFor, prepareMembers, type PreparedMembers } from './members';
+import { loadFor, matchFollowing, prepareMembers, type PreparedMembers } from './members';
 import { THROUGHPUT_CONNECTIONS, type RunOptions } from './options';
 import { startPerch, warmUp } from './perch';
 import { prepareInstance, serverEnv } from './prepare';
@@ -44,15 +44,26 @@ export function smallDatabaseUrl(url: string | null): string | null {
  * its writes added (tens of thousands of posts by the load's members and by the most-followed
  * member), which its reads were measured before.
  */
-async function preparedSide(options: RunOptions, instance: Instance): Promise<PreparedSide> {
+async function preparedSide(
+  options: RunOptions,
+  instance: Instance,
+  following?: readonly number[],
+): Promise<PreparedSide> {
   const { copy } = await prepareInstance(instance, { build: false, web: false });
   const prng = new Prng(options.seed, 'load');
   const prepared = await prepareMembers(copy, prng, {
     memberCount: options.memberCount,
     signEveryone: false,
+    ...(following ? { choose: (all) => matchFollowing(following, all) } : {}),
   });
   return { posts: instance.posts, copy, prepared, load: loadFor(prepared, prng) };
 }
+
+/** How many members each of the side's load members follows. */
+const followingOf = (side: PreparedSide) =>
+  side.prepared.members.map(
+    (member) => side.prepared.allMembers[member.index]?.following_count ?? 0,
+  );
 
 const smallInstance = (options: RunOptions) =>
   resolveInstance({
@@ -134,6 +145,7 @@ export async function measureGrowth({
     rounds: GROWTH_ROUNDS,
     sliceSeconds,
     rows: [],
+    work: null,
     error: null,
   };
   log();
@@ -143,8 +155,18 @@ export async function measureGrowth({
   const failures: string[] = [];
   const running: Running[] = [];
   try {
-    running.push(await start(options, await preparedSide(options, large), reads));
-    running.push(await start(options, await preparedSide(options, smallInstance(options)), reads));
+    // Equal work: the large instance's members are matched to the small one's by how many
+    // members they follow, so both sides' Homes merge as many followed members' posts.
+    const smallSide = await preparedSide(options, smallInstance(options));
+    const largeSide = await preparedSide(options, large, followingOf(smallSide));
+    result.work = {
+      members: smallSide.prepared.members.length,
+      followingSmall: spreadOf(followingOf(smallSide)),
+      followingLarge: spreadOf(followingOf(largeSide)),
+    };
+    log(`  ${workLine(result.work)}`);
+    running.push(await start(options, largeSide, reads));
+    running.push(await start(options, smallSide, reads));
     const [bigger, smaller] = running as [Running, Running];
     for (const name of reads) {
       // A slice's worth first, untimed: the large instance's caches take longer to fill, and the

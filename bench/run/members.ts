@@ -5,6 +5,12 @@ import { countRows, secretFileOf } from '../lib/instance';
 import type { Prng } from '../lib/prng';
 import { createLoad } from '../scenarios';
 
+export interface MemberRow {
+  id: string;
+  username: string;
+  following_count: number;
+}
+
 export type PreparedMembers = Awaited<ReturnType<typeof prepareMembers>>;
 
 /**
@@ -15,13 +21,22 @@ export type PreparedMembers = Awaited<ReturnType<typeof prepareMembers>>;
 export async function prepareMembers(
   copy: RunCopy,
   prng: Prng,
-  { memberCount, signEveryone }: { memberCount: number; signEveryone: boolean },
+  {
+    memberCount,
+    signEveryone,
+    choose,
+  }: {
+    memberCount: number;
+    signEveryone: boolean;
+    /** Which members (indices into all, by id) the load acts as, instead of `memberCount` at random. */
+    choose?: (all: readonly MemberRow[]) => number[];
+  },
 ) {
   const runner = await copy.runner();
   try {
     const before = await countRows(runner);
-    const allMembers = await runner.all<{ id: string; username: string }>(
-      'SELECT id, username FROM users ORDER BY id',
+    const allMembers = await runner.all<MemberRow>(
+      'SELECT id, username, following_count FROM users ORDER BY id',
     );
     const postIds = (await runner.all<{ id: string }>('SELECT id FROM posts ORDER BY id')).map(
       (row) => row.id,
@@ -31,8 +46,8 @@ export async function prepareMembers(
     );
     const celebrityIndex = allMembers.findIndex((member) => member.id === mostFollowed?.id);
     const secret = readFileSync(secretFileOf({ dataDir: copy.dataDir }), 'utf8').trim();
-    const chosen = new Set<number>();
-    while (chosen.size < Math.min(memberCount, allMembers.length)) {
+    const chosen = new Set<number>(choose?.(allMembers));
+    while (!choose && chosen.size < Math.min(memberCount, allMembers.length)) {
       chosen.add(prng.int(allMembers.length));
     }
     const toSign = signEveryone
@@ -43,7 +58,10 @@ export async function prepareMembers(
         await signIn(
           copy,
           secret,
-          toSign.map((index) => ({ index, ...(allMembers[index] ?? { id: '', username: '' }) })),
+          toSign.map((index) => {
+            const { id, username } = allMembers[index] ?? { id: '', username: '' };
+            return { index, id, username };
+          }),
         )
       ).map((member) => [member.index, member]),
     );
@@ -81,6 +99,42 @@ export async function prepareMembers(
   } finally {
     await runner.close();
   }
+}
+
+/**
+ * For each following count asked, the member of `all` who follows the nearest number, each member
+ * once: the load's members on a large instance matched to a small one's, so both read Homes over
+ * as many followed members.
+ */
+export function matchFollowing(counts: readonly number[], all: readonly MemberRow[]): number[] {
+  const byFollowing = all
+    .map((member, index) => ({ index, following: member.following_count }))
+    .sort((a, b) => a.following - b.following || a.index - b.index);
+  const used = new Set<number>();
+  const nearest = (count: number) => {
+    let low = 0;
+    let high = byFollowing.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((byFollowing[middle]?.following ?? 0) < count) low = middle + 1;
+      else high = middle;
+    }
+    let left = low - 1;
+    let right = low;
+    while (used.has(left)) left -= 1;
+    while (used.has(right)) right += 1;
+    const below = byFollowing[left];
+    const above = byFollowing[right];
+    const take =
+      below && (!above || count - below.following <= above.following - count) ? left : right;
+    const taken = byFollowing[take];
+    if (taken) {
+      used.add(take);
+      return taken.index;
+    }
+    return -1;
+  };
+  return counts.map(nearest).filter((index) => index >= 0);
 }
 
 /** The scenarios acted out by the prepared members (bench/scenarios.ts). */
