@@ -2,11 +2,14 @@
  * Load benchmark of the production server on a generated instance.
  *
  *   npm run bench [-- --posts N] [--quick] [--only name,...] [--pg] [--explain] [--growth]
+ *                 [--rounds N] [--compare REF]
  *
  * Builds the instance when missing (bench/data.ts), copies it so every run starts from the same
- * data, times the server's feed queries in process, then starts `node apps/server/dist/server.js`
- * and drives it with autocannon as real members (bench/scenarios.ts); a bare Fastify server gives
- * the baseline each figure is compared with. Ends with the web app's figures (bench/web.ts), every
+ * data, times the reads in process through `buildApp` and `app.inject` (bench/inprocess.ts), then
+ * starts `node apps/server/dist/server.js` and drives it as real members (bench/scenarios.ts):
+ * rounds of saturated throughput (autocannon) and of latency at half that rate from a constant-rate
+ * generator (bench/lib/paced.ts); a bare Fastify server gives the baseline each figure is compared
+ * with. `--compare REF` instead runs REF's server beside this one (bench/compare.ts). Ends with the web app's figures (bench/web.ts), every
  * member's Home against the pull query (bench/timeline-check.ts), a check that no write was lost
  * (bench/verify.ts), the reads' growth against a small instance run beside it (bench/growth.ts), a table
  * and one `BENCH_JSON {...}` line (bench/report.ts). The run's stages are in bench/run/. See

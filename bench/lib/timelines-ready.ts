@@ -4,7 +4,7 @@ import type { SqlRunner } from './instance';
 /**
  * Has every member read Home once and waits until the server has built their timelines, as an
  * active member's already is: the scenarios then measure Home as it is read day to day, not the
- * first read after a long absence (which the in-process figures time).
+ * first read after a long absence (which the in-process figures include).
  */
 export async function warmTimelines(
   url: string,
