@@ -4,7 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import serverPackage from '../../../package.json';
-import { SESSION_COOKIE } from './auth.plugin';
+import { SESSION_COOKIE } from '../../lib/session-cookie';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const API_DOCS_PREFIX = '/api/docs';

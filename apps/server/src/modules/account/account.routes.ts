@@ -8,7 +8,7 @@ import {
 } from '@perch/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clearSessionCookie } from '../../app/plugins/auth.plugin';
+import { clearSessionCookie } from '../../lib/session-cookie';
 import { viewerOf } from '../../lib/viewer';
 import { AppError } from '../../lib/errors';
 

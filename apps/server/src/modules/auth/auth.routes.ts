@@ -13,7 +13,7 @@ import {
   extractToken,
   sessionTokenOf,
   setSessionCookie,
-} from '../../app/plugins/auth.plugin';
+} from '../../lib/session-cookie';
 import { viewerOf } from '../../lib/viewer';
 import { readerOf } from '../../lib/prefer';
 

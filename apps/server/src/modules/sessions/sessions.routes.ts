@@ -1,6 +1,6 @@
 import { noContentSchema, sessionListSchema, sessionParamsSchema } from '@perch/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clearSessionCookie } from '../../app/plugins/auth.plugin';
+import { clearSessionCookie } from '../../lib/session-cookie';
 import { viewerOf } from '../../lib/viewer';
 
 /** The member's signed-in devices: listed, and ended one by one. */
