@@ -1,4 +1,4 @@
-import { FOLLOWING_MAX, type PublishedEvent } from '@perch/contract';
+import { FOLLOWING_MAX } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SessionViewer } from '../lib/viewer';
@@ -12,14 +12,14 @@ import { createStreamHub } from '../platform/events/stream-hub';
 import { createTransact } from '../platform/events/transactions';
 import type { Infrastructure } from '../platform/infra';
 import { createInvalidation } from '../read-model';
+import { createCommentPresenter } from '../read-model/comment/presenter';
+import { createMemberPresenter } from '../read-model/member/presenter';
 import { createScheduler } from '../platform/infra/jobs';
 import { createAccountService } from '../modules/account/account.service';
 import { createExportService } from '../modules/account/export.service';
 import { createAuthService } from '../modules/auth/auth.service';
 import { createBookmarksService } from '../modules/bookmarks/bookmarks.service';
 import { createCommentsService } from '../modules/comments/comments.service';
-import { createFirstComments } from '../modules/comments/first-comments';
-import { createReaderVotes } from '../modules/comments/reader-votes';
 import { createDiscoveryService } from '../modules/discovery/discovery.service';
 import { createEntitiesService } from '../modules/discovery/entities.service';
 import { createEmbedsService } from '../modules/embeds/embeds.service';
@@ -35,10 +35,6 @@ import { createIdempotencyService } from '../modules/idempotency/idempotency.ser
 import { createSafetyService } from '../modules/safety/safety.service';
 import { createSessionsService } from '../modules/sessions/sessions.service';
 import { createTimelinesService } from '../modules/timelines/timelines.service';
-import { createKeptFollowees } from '../modules/users/kept-followees';
-import { createMemberCards } from '../modules/users/member-cards';
-import { createMemberSearchPages } from '../modules/users/member-search-pages';
-import { createMemberStubs } from '../modules/users/member-stubs';
 import { createUsersService } from '../modules/users/users.service';
 
 const MINUTE = 60 * 1000;
@@ -91,29 +87,23 @@ export function createServices({
   const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
   const hidden = createHiddenMembers({ reads, max: 50_000 });
   const idempotency = createIdempotencyService({ db });
-  const stubs = createMemberStubs({ reads, max: 50_000 });
+  const members = createMemberPresenter({
+    reads,
+    maxSummaries: 50_000,
+    maxViews: 3_000,
+    maxFollowees: 50_000,
+    maxFolloweesPerMember: FOLLOWING_MAX,
+    // Member search's pairs and triples are SQLite's; PostgreSQL reads its trigram index.
+    maxSearchPages: isPostgres(db) ? 0 : 2_000,
+  });
+  const authors = { of: members.summaries };
   const cards = createPostCards({
     reads,
     max: config.cardCacheSize,
     packedMax: config.packedCardCacheSize,
-    authors: stubs,
+    authors,
   });
-  const memberCards = createMemberCards({ reads, max: 3_000 });
-  const followees = createKeptFollowees({ reads, maxIds: 50_000, maxPerMember: FOLLOWING_MAX });
-  // Member search's pairs and triples are SQLite's; PostgreSQL reads its trigram index.
-  const searchPages = isPostgres(db) ? undefined : createMemberSearchPages({ reads, max: 2_000 });
-  const users = createUsersService({
-    db,
-    reads,
-    transact,
-    media,
-    timelines,
-    hidden,
-    stubs,
-    cards: memberCards,
-    followees,
-    searchPages,
-  });
+  const users = createUsersService({ db, reads, transact, media, timelines, hidden, members });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({
     db,
@@ -123,25 +113,28 @@ export function createServices({
     users,
     timelines,
     cards,
-    authors: stubs,
+    authors,
     flags,
     entities,
     hidden,
     idempotency,
   });
-  const firstComments = createFirstComments({ reads, max: config.cardCacheSize });
-  const votes = createReaderVotes({ reads, maxVotes: 100_000, maxPerMember: 5_000 });
+  const commentViews = createCommentPresenter({
+    reads,
+    maxFirstComments: config.cardCacheSize,
+    maxVotes: 100_000,
+    maxVotesPerMember: 5_000,
+    hiddenFor: hidden.hiddenFor,
+  });
   const comments = createCommentsService({
     db,
-    reads,
-    firstComments,
-    votes,
+    presenter: commentViews,
     transact,
     posts,
     entities,
     hidden,
     idempotency,
-    authors: stubs,
+    authors,
   });
   const discovery = createDiscoveryService({
     db,
@@ -165,15 +158,13 @@ export function createServices({
     signToken,
   });
   const notifications = createNotificationsService({ db, transact, hidden });
-  const safety = createSafetyService({ reads, transact, users, notifications, hidden });
+  const safety = createSafetyService({ reads, transact, users, notifications });
   const account = createAccountService({
     transact,
     users,
     sessions,
     entities,
     notifications,
-    cards,
-    flags,
     passwordHashCost: config.passwordHashCost,
   });
   const exports = createExportService({ reads, users, media, log });
@@ -195,18 +186,9 @@ export function createServices({
     {
       posts: cards,
       viewerStates: flags,
-      // member views: their modules' own listeners until those views move into the read model
-      // (none of them reads an event's id or time).
-      others: (event) => {
-        const events = [event as PublishedEvent];
-        firstComments.listener(events);
-        stubs.listener(events);
-        memberCards.listener(events);
-        followees.listener(events);
-        searchPages?.listener(events);
-        votes.listener(events);
-        hidden.listener(events);
-      },
+      members: members.invalidate,
+      comments: commentViews.invalidate,
+      relations: hidden,
     },
     (error) => {
       log.error({ err: error }, 'a view could not be dropped');

@@ -1,4 +1,6 @@
 import type { DomainEvent, DomainEventPayloads, DomainEventType } from '@perch/contract';
+import type { CommentPresenter } from './comment/presenter';
+import type { MemberPresenter } from './member/presenter';
 
 /** What the invalidation table may drop: every cached view, by what an event names. */
 export interface ReadModelViews {
@@ -16,11 +18,12 @@ export interface ReadModelViews {
   viewerStates: {
     forget: (userId: string) => void;
   };
-  /**
-   * member views: the views of members, comments and blocks, still cached in their modules, each
-   * told of the event by its module's listener.
-   */
-  others: (event: DomainEvent) => void;
+  /** Members: summaries, list views, whom viewers follow, member search's pages. */
+  members: MemberPresenter['invalidate'];
+  /** Comments as posts embed them, and viewers' votes. */
+  comments: CommentPresenter['invalidate'];
+  /** Whom each viewer blocks, is blocked by and mutes. */
+  relations: { forget: (userId: string) => void };
 }
 
 type Invalidation = {
@@ -35,16 +38,15 @@ const nothing = (): void => undefined;
  */
 export const invalidation: Invalidation = {
   'post.created': (payload, views) => {
-    // member views: the author's post count.
-    views.others({ type: 'post.created', payload });
+    views.members.countsChanged(payload.authorId);
   },
   'post.edited': (payload, views) => {
     views.posts.rewritten(payload.postId);
   },
   'post.deleted': (payload, views) => {
     views.posts.rewritten(payload.postId);
-    // member views: the author's post count; comment views: the post's first comments.
-    views.others({ type: 'post.deleted', payload });
+    views.members.countsChanged(payload.authorId);
+    views.comments.postChanged(payload.postId);
   },
   'post.liked': (payload, views) => {
     views.posts.forget(payload.postId);
@@ -62,58 +64,58 @@ export const invalidation: Invalidation = {
   },
   'comment.added': (payload, views) => {
     views.posts.forget(payload.postId);
-    // comment views: the post's first comments.
-    views.others({ type: 'comment.added', payload });
+    views.comments.postChanged(payload.postId);
   },
   'comment.deleted': (payload, views) => {
     views.posts.forget(payload.postId);
-    // comment views: the post's first comments.
-    views.others({ type: 'comment.deleted', payload });
+    views.comments.postChanged(payload.postId);
   },
   'comment.edited': (payload, views) => {
-    // comment views: the post's first comments.
-    views.others({ type: 'comment.edited', payload });
+    views.comments.postChanged(payload.postId);
   },
   'comment.voted': (payload, views) => {
-    // comment views: the post's first comments, the voter's votes.
-    views.others({ type: 'comment.voted', payload });
+    views.comments.postChanged(payload.postId);
+    views.comments.votesChanged(payload.userId);
   },
   'member.followed': (payload, views) => {
-    // member views: both members' counts, whom the follower follows.
-    views.others({ type: 'member.followed', payload });
+    views.members.countsChanged(payload.followerId);
+    views.members.countsChanged(payload.followeeId);
+    views.members.followsChanged(payload.followerId);
   },
   'member.unfollowed': (payload, views) => {
-    // member views: both members' counts, whom the follower follows.
-    views.others({ type: 'member.unfollowed', payload });
+    views.members.countsChanged(payload.followerId);
+    views.members.countsChanged(payload.followeeId);
+    views.members.followsChanged(payload.followerId);
   },
   'profile.edited': (payload, views) => {
     views.posts.forgetAuthor(payload.userId);
-    // member views: the member's summary and view, member search; comment views: their comments.
-    views.others({ type: 'profile.edited', payload });
+    views.members.profileChanged(payload.userId);
+    views.comments.authorChanged(payload.userId);
   },
   'member.deleted': (payload, views) => {
     // Their posts went, and their likes and comments changed counts on posts the event does not
     // list. Accounts are deleted rarely; the views refill as read.
     views.posts.forgetAll();
     views.viewerStates.forget(payload.userId);
-    // member views: every member's counts, member search; comment views: every thread.
-    views.others({ type: 'member.deleted', payload });
+    views.members.memberDeleted(payload.userId);
+    views.comments.memberDeleted(payload.userId);
+    // Others' relations may still list their id, which matches nothing any more.
+    views.relations.forget(payload.userId);
   },
   'member.blocked': (payload, views) => {
-    // member views: whom both members hide.
-    views.others({ type: 'member.blocked', payload });
+    // A block works both ways: the target's relations changed too.
+    views.relations.forget(payload.userId);
+    views.relations.forget(payload.targetId);
   },
   'member.unblocked': (payload, views) => {
-    // member views: whom both members hide.
-    views.others({ type: 'member.unblocked', payload });
+    views.relations.forget(payload.userId);
+    views.relations.forget(payload.targetId);
   },
   'member.muted': (payload, views) => {
-    // member views: whom the member hides.
-    views.others({ type: 'member.muted', payload });
+    views.relations.forget(payload.userId);
   },
   'member.unmuted': (payload, views) => {
-    // member views: whom the member hides.
-    views.others({ type: 'member.unmuted', payload });
+    views.relations.forget(payload.userId);
   },
   'members.mentioned': nothing,
   'sessions.revoked': nothing,

@@ -457,6 +457,18 @@ function dropViews(cards: PostCards, event: PublishedEvent): void {
   invalidate(event, {
     posts: cards,
     viewerStates: { forget: () => undefined },
-    others: () => undefined,
+    members: {
+      profileChanged: () => undefined,
+      countsChanged: () => undefined,
+      followsChanged: () => undefined,
+      memberDeleted: () => undefined,
+    },
+    comments: {
+      postChanged: () => undefined,
+      votesChanged: () => undefined,
+      authorChanged: () => undefined,
+      memberDeleted: () => undefined,
+    },
+    relations: { forget: () => undefined },
   });
 }

@@ -13,7 +13,7 @@ import { isPostgres } from '../../src/platform/db/dialect';
 import { createPostCards, type PostCards } from '../../src/modules/posts/post-cards';
 import { invalidate } from '../../src/read-model';
 import { listPostKeys } from '../../src/modules/posts/posts.repository';
-import { createMemberStubs } from '../../src/modules/users/member-stubs';
+import { createMemberSummaries } from '../../src/read-model/member/summaries';
 import { testDatabaseKind } from '../test-database';
 import type { Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
@@ -170,7 +170,7 @@ describe('cards read by the rows a list found', () => {
     });
 
   const freshCards = () => {
-    const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
+    const authors = createMemberSummaries({ reads: t.app.reads, max: 10 });
     return createPostCards({ reads: t.app.reads, max: 10, packedMax: 10, authors });
   };
 
@@ -239,7 +239,7 @@ describe('cards that no longer fit whole', () => {
     const [writer] = await createMembers(t.app, 1);
     const first = await createPost(t.app, writer.token, 'first as written 🐦');
     const second = await createPost(t.app, writer.token, 'second as written');
-    const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
+    const authors = createMemberSummaries({ reads: t.app.reads, max: 10 });
     const cards = createPostCards({ reads: t.app.reads, max: 1, packedMax, authors });
     for (const id of [first._id, first._id, second._id, second._id]) await cards.of([id]);
     await rewriteBehindTheBack([first._id], 'first behind the back');
@@ -274,7 +274,7 @@ describe('cards that no longer fit whole', () => {
     const kept = await createPost(t.app, writer.token, 'kept');
     const other = await createPost(t.app, writer.token, 'other');
     const fresh = await createPost(t.app, writer.token, 'fresh');
-    const authors = createMemberStubs({ reads: t.app.reads, max: 10 });
+    const authors = createMemberSummaries({ reads: t.app.reads, max: 10 });
     const cards = createPostCards({ reads: t.app.reads, max: 1, packedMax: 1, authors });
     const read = async (post: Post) => (await cards.of([post._id])).get(post._id)?.shared.content;
     for (const post of [kept, kept, other, other]) await read(post);
@@ -304,6 +304,18 @@ function dropViews(cards: PostCards, event: PublishedEvent): void {
   invalidate(event, {
     posts: cards,
     viewerStates: { forget: () => undefined },
-    others: () => undefined,
+    members: {
+      profileChanged: () => undefined,
+      countsChanged: () => undefined,
+      followsChanged: () => undefined,
+      memberDeleted: () => undefined,
+    },
+    comments: {
+      postChanged: () => undefined,
+      votesChanged: () => undefined,
+      authorChanged: () => undefined,
+      memberDeleted: () => undefined,
+    },
+    relations: { forget: () => undefined },
   });
 }

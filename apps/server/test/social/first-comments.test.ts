@@ -1,8 +1,9 @@
 import { EMBEDDED_COMMENTS_MAX, type Comment, type Post } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFirstComments } from '../../src/modules/comments/first-comments';
+import { createCommentPresenter } from '../../src/read-model/comment/presenter';
 import type { Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
+import { handOnTo } from '../read-model-views';
 import { mute } from '../safety/safety-helpers';
 import { insertComments } from './bulk';
 import {
@@ -116,15 +117,23 @@ describe('first comments kept by another process', () => {
   it('are dropped when the relay hands on the events that changed them', async () => {
     const post = await createPost(t.app, author.token, 'elsewhere');
     const comment = await addComment(t.app, commenter.token, post._id, 'as written');
-    const elsewhere = createFirstComments({ reads: t.app.reads, max: 100 });
+    const elsewhere = createCommentPresenter({
+      reads: t.app.reads,
+      maxFirstComments: 100,
+      maxVotes: 100,
+      maxVotesPerMember: 10,
+      hiddenFor: () => Promise.resolve([]),
+    });
     const read = async () =>
-      (await elsewhere.of([{ id: post._id, commentCount: 1 }])).get(post._id)?.[0]?.text;
+      (await elsewhere.firstCommentsOf([{ id: post._id, commentCount: 1 }], null)).get(
+        post._id,
+      )?.[0]?.text;
     expect(await read()).toBe('as written');
 
     await editComment(t.app, commenter.token, post._id, comment._id, 'as rewritten');
     // Kept, until the event arrives.
     expect(await read()).toBe('as written');
-    elsewhere.listener([
+    handOnTo({ comments: elsewhere.invalidate })([
       {
         id: 1,
         createdAt: Date.now(),

@@ -1,9 +1,10 @@
 import type { PostPage } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemberStubs } from '../../src/modules/users/member-stubs';
+import { createMemberPresenter } from '../../src/read-model/member/presenter';
 import { deleteOwnAccount } from '../account/account-helpers';
 import { createMember } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
+import { handOnTo } from '../read-model-views';
 import { createPost } from './social-helpers';
 
 let t: TestApp;
@@ -47,13 +48,20 @@ describe("a member's kept id by username", () => {
 
   it("is dropped in another process when the relay hands on the account's deletion", async () => {
     const member = await createMember(t.app);
-    const elsewhere = createMemberStubs({ reads: t.app.reads, max: 100 });
+    const elsewhere = createMemberPresenter({
+      reads: t.app.reads,
+      maxSummaries: 100,
+      maxViews: 100,
+      maxFollowees: 100,
+      maxFolloweesPerMember: 10,
+      maxSearchPages: 0,
+    });
     expect(await elsewhere.idOf(member.user.username)).toBe(member.user._id);
 
     expect((await deleteOwnAccount(t.app, member)).statusCode).toBe(204);
     // Kept until the event arrives.
     expect(await elsewhere.idOf(member.user.username)).toBe(member.user._id);
-    elsewhere.listener([
+    handOnTo({ members: elsewhere.invalidate })([
       {
         id: 1,
         createdAt: Date.now(),

@@ -2,19 +2,15 @@ import type { Transact } from '../../platform/events/transactions';
 import type { PasswordHasher } from '../auth/auth.service';
 import type { EntitiesService } from '../discovery/entities.service';
 import type { NotificationsService } from '../notifications/notifications.service';
-import type { PostCards } from '../posts/post-cards';
-import type { ReaderFlags } from '../posts/reader-flags';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { UsersService } from '../users/users.service';
 
 export interface AccountServiceDeps {
   transact: Transact;
-  users: Pick<UsersService, 'recordById' | 'replacePasswordHash' | 'forgetMember'>;
+  users: Pick<UsersService, 'recordById' | 'replacePasswordHash'>;
   sessions: Pick<SessionsService, 'revokeWithin' | 'forget'>;
   entities: Pick<EntitiesService, 'lockTagsOfAuthor' | 'forgetPostsOf'>;
   notifications: Pick<NotificationsService, 'recipientsTouchedByMember' | 'recordUnreadCounts'>;
-  cards: Pick<PostCards, 'forgetAll'>;
-  flags: Pick<ReaderFlags, 'forget'>;
   passwordHashCost: number;
   passwords?: PasswordHasher;
 }

@@ -90,7 +90,7 @@ export async function deleteAccount(
   viewer: Viewer,
   body: AccountDeleteBody,
 ): Promise<void> {
-  const { transact, sessions, users, cards, flags } = deps;
+  const { transact, sessions } = deps;
   const row = await memberWithPassword(deps, viewer, body.password);
   if (body.username.trim().toLowerCase() !== row.username.toLowerCase()) {
     throw badRequest(AccountErrors.wrongUsername);
@@ -109,7 +109,4 @@ export async function deleteAccount(
   }
   // This process at once; the others when the events reach them.
   sessions.forget(revoked);
-  users.forgetMember(row.id);
-  cards.forgetAll();
-  flags.forget(row.id);
 }

@@ -110,7 +110,7 @@ export async function addComment(
   text: string,
   idempotencyKey?: string,
 ): Promise<{ comment: Comment; post: Post }> {
-  const { db, transact, posts, firstComments } = deps;
+  const { db, transact, posts } = deps;
   const outcome = await transact((trx, events) =>
     writeComment(deps, trx, events, { viewer, postId, text, idempotencyKey }),
   );
@@ -119,8 +119,6 @@ export async function addComment(
     if (comment.postId !== postId) throw new AppError(422, IdempotencyErrors.reused);
     return { comment, post: await posts.card(postId, viewer) };
   }
-  posts.changed(postId);
-  firstComments.forget(postId);
   const [comment, post] = await Promise.all([
     madeComment(deps, outcome.row, viewer),
     posts.asMarkedPost(outcome.postRow, viewer),

@@ -6,29 +6,24 @@ import type { EntitiesService } from '../discovery/entities.service';
 import type { IdempotencyService } from '../idempotency/idempotency.service';
 import type { PostsService } from '../posts/posts.service';
 import type { HiddenMembers } from '../safety/hidden-members';
-import type { FirstComments } from './first-comments';
-import type { ReaderVotes } from './reader-votes';
+import type { CommentPresenter } from '../../read-model/comment/presenter';
 
 export type Db = Kysely<Database>;
 
 export interface CommentsServiceDeps {
   db: Db;
-  /** Where answers' embedded comments are read (a read-only connection on SQLite). */
-  reads: Db;
-  /** Posts' first comments, kept (see first-comments.ts). */
-  firstComments: Pick<FirstComments, 'of' | 'forget'>;
-  /** Readers' votes, kept (see reader-votes.ts). */
-  votes: Pick<ReaderVotes, 'of' | 'forget'>;
+  /** Comments as posts embed them, with the viewer's votes (the read model). */
+  presenter: Pick<CommentPresenter, 'firstCommentsOf'>;
   transact: Transact;
   posts: Pick<
     PostsService,
-    'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'changed' | 'asMarkedPost'
+    'lockedPost' | 'card' | 'exists' | 'adjustCommentCount' | 'asMarkedPost'
   >;
   entities: Pick<EntitiesService, 'resolve' | 'record'>;
   /** Comments of members the viewer does not see (blocked either way, muted) are left out. */
   hidden: Pick<HiddenMembers, 'hiddenFor' | 'isBlockedEitherWay'>;
   /** Comments sent again with the same Idempotency-Key answer the first one's comment. */
   idempotency: Pick<IdempotencyService, 'replayed' | 'made'>;
-  /** The members' stubs, kept apart: a new comment shows its author's. */
+  /** Member summaries: a new comment shows its author's. */
   authors: { of(ids: readonly string[]): Promise<UserStub[]> };
 }

@@ -5,8 +5,7 @@ import { addComment } from './add';
 import type { CommentsServiceDeps } from './comments.deps';
 import { deleteComment } from './delete';
 import { editComment } from './edit';
-import { firstCommentsOf } from './embedded';
-import type { Commented } from './first-comments';
+import type { Commented } from '../../read-model/comment/presenter';
 import { listComments } from './list';
 import { voteOnComment, type VoteDirection } from './vote';
 
@@ -23,7 +22,7 @@ export function createCommentsService(deps: CommentsServiceDeps) {
   return {
     list,
     firstCommentsOf: (posts: readonly Commented[], viewer: Viewer | null) =>
-      firstCommentsOf(deps, posts, viewer),
+      deps.presenter.firstCommentsOf(posts, viewer),
     firstPage: async (postId: string, viewer: Viewer): Promise<Comment[]> =>
       (await list(postId, viewer, { limit: FIRST_PAGE_SIZE })).comments,
     add: (viewer: Viewer, postId: string, text: string, idempotencyKey?: string) =>

@@ -12,7 +12,7 @@ export async function deleteComment(
   postId: string,
   commentId: string,
 ): Promise<{ post: Post }> {
-  const { transact, posts, firstComments } = deps;
+  const { transact, posts } = deps;
   await transact(async (trx, events) => {
     const { post, comment } = await lockedCommentOnPost(deps, trx, postId, commentId, viewer);
     if (comment.user_id !== viewer.id && post.user_id !== viewer.id) {
@@ -31,7 +31,5 @@ export async function deleteComment(
       },
     });
   });
-  posts.changed(postId);
-  firstComments.forget(postId);
   return { post: await posts.card(postId, viewer) };
 }

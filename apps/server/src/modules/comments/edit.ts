@@ -15,8 +15,8 @@ export async function editComment(
   commentId: string,
   text: string,
 ): Promise<{ comment: Comment; post: Post }> {
-  const { transact, entities, posts, firstComments } = deps;
-  const edited = await transact(async (trx, events) => {
+  const { transact, entities, posts } = deps;
+  return transact(async (trx, events) => {
     const { comment } = await lockedCommentOnPost(deps, trx, postId, commentId, viewer);
     if (comment.user_id !== viewer.id) throw badRequest(ErrorMessages.editCommentNotOwner);
     const found = await entities.resolve(trx, text);
@@ -38,6 +38,4 @@ export async function editComment(
       post: await posts.card(postId, viewer, trx),
     };
   });
-  firstComments.forget(postId);
-  return edited;
 }

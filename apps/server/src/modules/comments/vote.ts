@@ -1,30 +1,24 @@
 import { ErrorMessages, type Comment } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { badRequest, notFound } from '../../lib/errors';
+import { COMMENT_VOTES, type CommentVote } from '../interactions/comment-vote';
 import { commentCard, lockedCommentOnPost } from './comment-card';
 import type { CommentsServiceDeps, Db } from './comments.deps';
-import * as repo from './comments.repository';
 
-export type VoteDirection = 'up' | 'down';
+export type VoteDirection = keyof typeof COMMENT_VOTES;
 
 /** Stores the vote, replacing an opposite one; false when the same vote is already there. */
 async function storeVote(
   trx: Db,
+  vote: CommentVote,
   commentId: string,
   userId: string,
-  direction: VoteDirection,
 ): Promise<boolean> {
-  const value = direction === 'up' ? 1 : -1;
-  const one = { up: direction === 'up' ? 1 : 0, down: direction === 'down' ? 1 : 0 };
-  if (await repo.insertVote(trx, commentId, userId, value)) {
-    await repo.adjustVoteCounts(trx, commentId, one);
+  if (await vote.add(trx, commentId, userId, Date.now())) {
+    await vote.counter?.adjust(trx, commentId, 1);
     return true;
   }
-  if (await repo.flipVote(trx, commentId, userId, value)) {
-    await repo.adjustVoteCounts(trx, commentId, { up: one.up - one.down, down: one.down - one.up });
-    return true;
-  }
-  return false;
+  return vote.replaceOpposite(trx, commentId, userId);
 }
 
 /** A vote replaces the member's opposite vote; the same vote twice is refused. */
@@ -35,8 +29,9 @@ export async function voteOnComment(
   commentId: string,
   direction: VoteDirection,
 ): Promise<Comment> {
-  const { transact, hidden, firstComments, votes } = deps;
-  const voted = await transact(async (trx, events) => {
+  const { transact, hidden } = deps;
+  const vote = COMMENT_VOTES[direction];
+  return transact(async (trx, events) => {
     const { comment } = await lockedCommentOnPost(deps, trx, postId, commentId, viewer);
     // The post's author was checked with the post; no vote reaches a blocked commenter either.
     if (
@@ -45,25 +40,10 @@ export async function voteOnComment(
     ) {
       throw notFound(ErrorMessages.commentNotFound);
     }
-    if (!(await storeVote(trx, commentId, viewer.id, direction))) {
-      throw badRequest(
-        direction === 'up' ? ErrorMessages.alreadyUpvoted : ErrorMessages.alreadyDownvoted,
-      );
-    }
+    if (!(await storeVote(trx, vote, commentId, viewer.id))) throw badRequest(vote.refusal);
     const counted = await commentCard(trx, commentId, viewer);
-    events.record({
-      type: 'comment.voted',
-      payload: {
-        postId,
-        commentId,
-        userId: viewer.id,
-        upvoteCount: counted.votes.upvoteCount,
-        downvoteCount: counted.votes.downvoteCount,
-      },
-    });
+    const subject = { postId, commentId, ...counted.votes };
+    events.record(vote.events.of({ subject, memberId: viewer.id, added: true, count: 0 }));
     return counted;
   });
-  firstComments.forget(postId);
-  votes.forget(viewer.id);
-  return voted;
 }

@@ -22,7 +22,7 @@ import type { UsersService } from '../users/users.service';
 import { recordMentions, type EntitiesService } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import type { TimelinesService } from '../timelines/timelines.service';
-import type { MemberStubs } from '../users/member-stubs';
+import type { MemberSummaries } from '../../read-model/member/summaries';
 import { authorColumns } from '../users/users.mapper';
 import { createHomeFeed } from './home-feed';
 import type { PostCards } from './post-cards';
@@ -81,7 +81,7 @@ export interface PostsServiceDeps {
   timelines: Pick<TimelinesService, 'page' | 'posted'>;
   cards: PostCards;
   /** Members' kept stubs: the author of a post read for a change. */
-  authors: Pick<MemberStubs, 'of'>;
+  authors: Pick<MemberSummaries, 'of'>;
   flags: ReaderFlags;
   transact: Transact;
   media: Pick<MediaService, 'assertUsable'>;

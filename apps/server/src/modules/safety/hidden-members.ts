@@ -1,4 +1,3 @@
-import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../platform/db/schema';
@@ -58,8 +57,8 @@ function relationsFrom(rows: readonly repo.RelationRow[]): Relations {
  * Who each recent viewer blocks, is blocked by and mutes, kept in memory: every feed, list and
  * search filters by it, and most viewers have no one, so it must cost no query per request. A
  * viewer's relations are read once (one query) and dropped when a block or mute involving them
- * changes: by the process that made the change at once, by the others when the relay hands them
- * the event (as the card cache does).
+ * changes (the invalidation table: at commit in the process that made the change, when the relay
+ * hands them the event in the others).
  *
  * Reads here may trail a change made in another process by the relay's delay; writes that must
  * not cross a block (follow, like, comment…) ask the database in their transaction instead.
@@ -118,32 +117,12 @@ export function createHiddenMembers({ reads, max }: HiddenMembersDeps) {
       );
     },
 
-    /** Drops the member's relations (after a change of theirs committed in this process). */
+    /**
+     * Drops the member's relations (a block or mute of theirs, or one of them, committed; they
+     * left: others may still list their id, which matches nothing any more). The invalidation
+     * table calls it.
+     */
     forget,
-
-    /** For relay.listen: drops the relations that committed blocks and mutes changed. */
-    listener: (events: readonly PublishedEvent[]): void => {
-      for (const event of events) {
-        switch (event.type) {
-          case 'member.blocked':
-          case 'member.unblocked':
-            // A block works both ways: the target's view changed too.
-            forget(event.payload.userId);
-            forget(event.payload.targetId);
-            break;
-          case 'member.muted':
-          case 'member.unmuted':
-            forget(event.payload.userId);
-            break;
-          case 'member.deleted':
-            // Their own entry; others may still list their id, which matches nothing any more.
-            forget(event.payload.userId);
-            break;
-          default:
-            break;
-        }
-      }
-    },
   };
 }
 

@@ -7,7 +7,6 @@ import { decodeCursor, pageOf } from '../../lib/cursor';
 import { badRequest, notFound } from '../../lib/errors';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { UsersService } from '../users/users.service';
-import type { HiddenMembers } from './hidden-members';
 import * as repo from './safety.repository';
 
 type Db = Kysely<Database>;
@@ -16,31 +15,15 @@ export interface SafetyServiceDeps {
   /** Where the lists are read (a read-only connection on SQLite). */
   reads: Db;
   transact: Transact;
-  users: Pick<
-    UsersService,
-    'lockPair' | 'endFollowsBetween' | 'forgetFollowsBetween' | 'listedFor'
-  >;
+  users: Pick<UsersService, 'lockPair' | 'endFollowsBetween' | 'listedFor'>;
   notifications: Pick<NotificationsService, 'forgetBetween'>;
-  hidden: Pick<HiddenMembers, 'forget'>;
 }
 
 /**
  * Block and mute (see the contract's safety.ts): the calls that change and list them. What they
- * hide, every module reads from HiddenMembers.
+ * hide, every module reads from HiddenMembers, which the invalidation table keeps current.
  */
-export function createSafetyService({
-  reads,
-  transact,
-  users,
-  notifications,
-  hidden,
-}: SafetyServiceDeps) {
-  /** After a change committed: this process reads the members' relations again at once. */
-  function forgetBoth(viewer: Viewer, targetId: string): void {
-    hidden.forget(viewer.id);
-    hidden.forget(targetId);
-  }
-
+export function createSafetyService({ reads, transact, users, notifications }: SafetyServiceDeps) {
   /**
    * One transaction, the pair of members locked first (as a follow takes them, so that a follow
    * racing the block either ends before it, and is ended by it, or sees it and is refused): the
@@ -57,8 +40,6 @@ export function createSafetyService({
       await notifications.forgetBetween(trx, events, viewer.id, targetId);
       events.record({ type: 'member.blocked', payload: { userId: viewer.id, targetId } });
     });
-    forgetBoth(viewer, targetId);
-    users.forgetFollowsBetween(viewer.id, targetId);
   }
 
   async function unblock(viewer: Viewer, targetId: string): Promise<void> {
@@ -71,7 +52,6 @@ export function createSafetyService({
         events.record({ type: 'member.unblocked', payload: { userId: viewer.id, targetId } });
       }
     });
-    forgetBoth(viewer, targetId);
   }
 
   /** Mute and unmute share everything but the direction of the change. */
@@ -91,7 +71,6 @@ export function createSafetyService({
         });
       }
     });
-    hidden.forget(viewer.id);
   }
 
   async function list(

@@ -13,7 +13,7 @@ export async function editProfile(
   viewer: Viewer,
   changes: ProfileChanges,
 ): Promise<{ user: User }> {
-  const { db, transact, media, stubs, cards, searchPages } = deps;
+  const { db, transact, media } = deps;
   await transact(async (trx, events) => {
     const current = await repo.findUserById(trx, viewer.id);
     if (!current) throw notFound(ErrorMessages.notRegistered);
@@ -35,8 +35,5 @@ export async function editProfile(
       payload: { userId: viewer.id, previousAvatarURL: avatarChanged ? current.avatar_url : null },
     });
   });
-  stubs.forget(viewer.id);
-  cards.forget(viewer.id);
-  searchPages?.forgetAll();
   return { user: await listedById(db, viewer.id, viewer) };
 }

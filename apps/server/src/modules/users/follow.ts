@@ -22,17 +22,6 @@ export async function lockPair(trx: Db, a: string, b: string): Promise<boolean> 
   return true;
 }
 
-/** After a change between two members committed: this process reads them again at once. */
-export function forgetFollowsOf(
-  { cards, followees }: Pick<UsersDeps, 'cards' | 'followees'>,
-  followerId: string,
-  followeeId: string,
-): void {
-  cards.forget(followerId);
-  cards.forget(followeeId);
-  followees.forget(followerId);
-}
-
 /** Both counters of a follow moved by `delta`, a follow refused past FOLLOWING_MAX. */
 async function countFollow(trx: Db, followerId: string, followeeId: string, follow: boolean) {
   // Rows are always updated in id order so two members following each other cannot deadlock.
@@ -59,7 +48,7 @@ async function changeFollow(
 ): Promise<FollowResponse> {
   const { transact, hidden, timelines } = deps;
   if (userId === viewer.id) throw notFound(ErrorMessages.followSelf);
-  const answer = await transact(async (trx, events) => {
+  return transact(async (trx, events) => {
     // Checked with both rows held: a block committing meanwhile is seen, or waits for this.
     if (
       !(await lockPair(trx, viewer.id, userId)) ||
@@ -89,8 +78,6 @@ async function changeFollow(
     });
     return { user, followUser };
   });
-  forgetFollowsOf(deps, viewer.id, userId);
-  return answer;
 }
 
 export const follow = (deps: UsersDeps, viewer: Viewer, userId: string) =>

@@ -36,7 +36,7 @@ export async function searchMembers(
   viewer: Viewer | null,
   query: UserSearchQuery,
 ): Promise<UserPage> {
-  const { reads, hidden, searchPages, followees, cards } = deps;
+  const { reads, hidden, members } = deps;
   const after = query.cursor ? decodeCursor(query.cursor, ['string'] as const)[0] : null;
   const text = query.q?.trim() ?? '';
   const exceptIds = await hidden.blockedFor(viewer?.id ?? null);
@@ -44,11 +44,10 @@ export async function searchMembers(
   const read = () =>
     search.searchUsers(reads, { exceptIds, text, afterUsername: after, limit: query.limit, via });
   const found =
-    searchPages && after === null && exceptIds.length === 0
-      ? await searchPages.firstPage(`${via}:${query.limit}:${text.toLowerCase()}`, read)
+    after === null && exceptIds.length === 0
+      ? await members.firstSearchPage(`${via}:${query.limit}:${text.toLowerCase()}`, read)
       : await read();
   const { items, nextCursor } = pageOf(found, query.limit, (row) => [row.lower_username]);
   const ids = items.map((row) => row.id);
-  const followed = viewer ? await followees.among(viewer.id, ids) : new Set<string>();
-  return { users: await cards.listed(ids, viewer?.id ?? null, followed), nextCursor };
+  return { users: await members.packMany(ids, viewer?.id ?? null), nextCursor };
 }

@@ -4,10 +4,7 @@ import type { Transact } from '../../platform/events/transactions';
 import type { MediaService } from '../media/media.service';
 import type { HiddenMembers } from '../safety/hidden-members';
 import type { TimelinesService } from '../timelines/timelines.service';
-import type { KeptFollowees } from './kept-followees';
-import type { MemberCards } from './member-cards';
-import type { MemberSearchPages } from './member-search-pages';
-import type { MemberStubs } from './member-stubs';
+import type { MemberPresenter } from '../../read-model/member/presenter';
 
 export type Db = Kysely<Database>;
 
@@ -24,14 +21,8 @@ export interface UsersServiceDeps {
   timelines?: Pick<TimelinesService, 'followed' | 'unfollowed'>;
   /** Blocks keep members apart: no follow, no profile, no place in search or suggestions. */
   hidden: Pick<HiddenMembers, 'relationsOf' | 'blockedFor' | 'isBlockedEitherWay'>;
-  /** Members as other records list them (followers, following). */
-  stubs: Pick<MemberStubs, 'of' | 'idOf' | 'forget' | 'forgetMember'>;
-  /** Members as member search lists them. */
-  cards: Pick<MemberCards, 'listed' | 'forget' | 'forgetAll'>;
-  /** Whom readers follow, for the lists' flags. */
-  followees: Pick<KeptFollowees, 'among' | 'forget'>;
-  /** SQLite: member search's first pages. */
-  searchPages?: Pick<MemberSearchPages, 'firstPage' | 'forgetAll'>;
+  /** Members as the API shows them (summaries, list views, search's first pages). */
+  members: Pick<MemberPresenter, 'summaries' | 'packMany' | 'idOf' | 'firstSearchPage'>;
 }
 
 /** What the member use cases are given: the service's dependencies, `reads` settled. */

@@ -4,7 +4,7 @@ import type { NewUser, UserRow } from '../../platform/db/schema';
 import type { EventRecorder } from '../../platform/events/transactions';
 import { editProfile } from './edit-profile';
 import { endFollowsBetween } from './end-follows';
-import { follow, forgetFollowsOf, lockPair, unfollow } from './follow';
+import { follow, lockPair, unfollow } from './follow';
 import { createFollowsNearlyEveryone } from './follows-nearly-everyone';
 import { profile } from './profile';
 import { searchMembers } from './search';
@@ -21,30 +21,13 @@ export type { UsersServiceDeps } from './users.deps';
  */
 export function createUsersService(serviceDeps: UsersServiceDeps) {
   const deps: UsersDeps = { ...serviceDeps, reads: serviceDeps.reads ?? serviceDeps.db };
-  const { db, reads, stubs, cards, followees, searchPages } = deps;
+  const { db, reads, members } = deps;
 
   return {
     followsNearlyEveryone: createFollowsNearlyEveryone(reads),
 
     /** The member's id, regardless of the name's case; null when there is no such member. */
-    idOf: (username: string): Promise<string | null> => stubs.idOf(username),
-    /** Drops what this process keeps of a member whose account was just deleted. */
-    forgetMember: (userId: string): void => {
-      stubs.forgetMember(userId);
-      searchPages?.forgetAll();
-      followees.forget(userId);
-      // Every member they followed or were followed by counts one fewer.
-      cards.forgetAll();
-    },
-    /** After a post of the member's was written or deleted: their count, at once. */
-    forgetPostsCount: (userId: string): void => {
-      cards.forget(userId);
-    },
-    /** After the follows between two members ended (a block): both ways, at once. */
-    forgetFollowsBetween: (a: string, b: string): void => {
-      forgetFollowsOf(deps, a, b);
-      forgetFollowsOf(deps, b, a);
-    },
+    idOf: (username: string): Promise<string | null> => members.idOf(username),
 
     /** The members named (lower-cased usernames), read in the caller's transaction. */
     namedMembers: async (trx: Db, lowerNames: readonly string[]) =>
@@ -60,15 +43,15 @@ export function createUsersService(serviceDeps: UsersServiceDeps) {
       repo.replacePasswordHash(trx, id, expected, hash),
 
     async stubById(id: string): Promise<UserStub | undefined> {
-      const [stub] = await stubs.of([id]);
-      return stub;
+      const [summary] = await members.summaries([id]);
+      return summary;
     },
     /** Up to `limit` of the members who follow `userId`, leaving out `exceptId`. */
     followerStubs: async (userId: string, limit: number, exceptId: string | null = null) =>
-      stubs.of(await repo.listFollowerIds(reads, { followeeId: userId, exceptId, limit })),
+      members.summaries(await repo.listFollowerIds(reads, { followeeId: userId, exceptId, limit })),
     /** Up to `limit` of the members `userId` follows. */
     followingStubs: async (userId: string, limit: number) =>
-      stubs.of(await repo.listFollowingIds(reads, { followerId: userId, limit })),
+      members.summaries(await repo.listFollowingIds(reads, { followerId: userId, limit })),
 
     /** Of `candidateIds`, those who follow `userId`. */
     followersAmong: async (userId: string, candidateIds: readonly string[]) =>

@@ -1,21 +1,20 @@
-import type { PublishedEvent } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../platform/db/schema';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
-import type { FoundMember } from './member-search.repository';
-import { newestMemberRowid } from './users.repository';
+import type { FoundMember } from '../../modules/users/member-search.repository';
+import { newestMemberRowid } from '../../modules/users/users.repository';
 
 type Db = Kysely<Database>;
 
-export interface MemberSearchPagesDeps {
+export interface SearchPageCacheDeps {
   /** Where the newest member is read (SQLite's read-only connection). */
   reads: Db;
-  /** Pages kept. */
+  /** Pages cached. */
   max: number;
 }
 
-interface KeptPage {
+interface CachedPage {
   /** The newest member's rowid when the page was read. */
   newest: number | null;
   found: FoundMember[];
@@ -27,21 +26,21 @@ interface KeptPage {
  * on a large instance a page's ids lie on pages of the pairs and triples that the connection's
  * cache does not hold. What a page holds changes when a member registers (their rowid is then
  * the newest, which every read compares, so registrations in any process count at once), edits
- * their names ('profile.edited') or leaves ('member.deleted'): those drop every page, in each
- * process when the relay hands it the event and in the process that made the change at once.
+ * their names ('profile.edited') or leaves ('member.deleted'): the invalidation table then drops
+ * every page.
  * Pages that leave members out (the reader's blocks) and later pages are read as they are.
  */
-export function createMemberSearchPages({ reads, max }: MemberSearchPagesDeps) {
-  const pages = keptUntilChanged(new LRUCache<string, KeptPage>({ max }));
+export function createSearchPageCache({ reads, max }: SearchPageCacheDeps) {
+  const pages = keptUntilChanged(new LRUCache<string, CachedPage>({ max }));
 
   return {
-    /** The page kept under `key`, or read by `read` and kept. */
+    /** The page cached under `key`, or read by `read` and cached. */
     async firstPage(key: string, read: () => Promise<FoundMember[]>): Promise<FoundMember[]> {
       const mark = pages.mark();
       const [row] = await newestMemberRowid(reads);
       const newest = row?.rowid ?? null;
-      const kept = pages.get(key);
-      if (kept?.newest === newest) return kept.found;
+      const cached = pages.get(key);
+      if (cached?.newest === newest) return cached.found;
       const found = await read();
       pages.keep(mark, key, { newest, found });
       return found;
@@ -49,13 +48,7 @@ export function createMemberSearchPages({ reads, max }: MemberSearchPagesDeps) {
     forgetAll: (): void => {
       pages.forgetAll();
     },
-    /** For relay.listen: drops every page when a member's names changed or they left. */
-    listener: (events: readonly PublishedEvent[]): void => {
-      if (events.some((e) => e.type === 'profile.edited' || e.type === 'member.deleted')) {
-        pages.forgetAll();
-      }
-    },
   };
 }
 
-export type MemberSearchPages = ReturnType<typeof createMemberSearchPages>;
+export type SearchPageCache = ReturnType<typeof createSearchPageCache>;

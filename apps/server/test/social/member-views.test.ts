@@ -9,10 +9,9 @@ import { isPostgres } from '../../src/platform/db/dialect';
 import { migrateToLatest } from '../../src/platform/db/migrate';
 import { newId } from '../../src/lib/ids';
 import { answerJson } from '../../src/lib/serialized';
-import { createKeptFollowees } from '../../src/modules/users/kept-followees';
-import { createMemberCards } from '../../src/modules/users/member-cards';
-import { createMemberSearchPages } from '../../src/modules/users/member-search-pages';
 import { toUser } from '../../src/modules/users/users.mapper';
+import { createMemberPresenter } from '../../src/read-model/member/presenter';
+import { handOnTo } from '../read-model-views';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 
 /** The answer as text, whether it was written as a string or as bytes. */
@@ -46,6 +45,19 @@ async function setFollow(followerId: string, followeeId: string, on: boolean): P
 const event = (type: PublishedEvent['type'], payload: Record<string, unknown>) =>
   ({ type, payload }) as unknown as PublishedEvent;
 
+/** A member presenter of its own, as another process has, and the relay handing it events. */
+function presenter(options: { maxFolloweesPerMember?: number } = {}) {
+  const members = createMemberPresenter({
+    reads: database.handle.reads,
+    maxSummaries: 10,
+    maxViews: 10,
+    maxFollowees: 100,
+    maxFolloweesPerMember: options.maxFolloweesPerMember ?? 10,
+    maxSearchPages: 10,
+  });
+  return { members, handOn: handOnTo({ members: members.invalidate }) };
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'perch-member-cards-'));
   database = await createTestDatabase(dataDir);
@@ -77,10 +89,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('member cards', () => {
+describe('member views', () => {
   it('lists the members that exist, in the order asked, as toUser writes them for the viewer', async () => {
-    const cards = createMemberCards({ reads: database.handle.reads, max: 10 });
+    const { members } = presenter();
     const [a = '', b = '', c = ''] = ids;
+    await setFollow(a, c, true);
     const rows = await db().selectFrom('users').selectAll().where('id', 'in', [a, b, c]).execute();
     const row = (id: string) => {
       const found = rows.find((r) => r.id === id);
@@ -89,7 +102,7 @@ describe('member cards', () => {
     };
     for (let pass = 0; pass < 2; pass += 1) {
       const asked = [c, newId(), a, b];
-      const viewed = await cards.listed(asked, a, new Set([c]));
+      const viewed = await members.packMany(asked, a);
       expect(viewed).toEqual([
         toUser(row(c), { followedByViewer: true }),
         toUser(row(a), { includeEmail: true, followedByViewer: false }),
@@ -97,96 +110,93 @@ describe('member cards', () => {
       ]);
       const answer = { users: viewed, nextCursor: null };
       expect(stringifyAnswer(answer)).toBe(JSON.stringify(answer));
-      const anonymous = await cards.listed(asked, null, new Set());
+      const anonymous = await members.packMany(asked, null);
       expect(anonymous).toEqual([c, a, b].map((id) => toUser(row(id))));
       expect(stringifyAnswer({ users: anonymous })).toBe(JSON.stringify({ users: anonymous }));
     }
+    await setFollow(a, c, false);
   });
 
-  it('keeps a card until an event says its counts or profile changed', async () => {
-    const cards = createMemberCards({ reads: database.handle.reads, max: 10 });
+  it('caches a view until an event says its counts or profile changed', async () => {
+    const { members, handOn } = presenter();
     const [a = '', b = '', c = '', d = ''] = ids;
     const counts = async () =>
-      (await cards.listed([a, b, c, d], null, new Set())).map((user) => user.postsCount);
+      (await members.packMany([a, b, c, d], null)).map((user) => user.postsCount);
     expect(await counts()).toEqual([0, 0, 0, 0]);
     for (const id of ids) await setPostsCount(id, 7);
     expect(await counts()).toEqual([0, 0, 0, 0]);
 
-    cards.listener([event('post.created', { postId: newId(), authorId: a })]);
+    handOn([event('post.created', { postId: newId(), authorId: a })]);
     expect(await counts()).toEqual([7, 0, 0, 0]);
-    cards.listener([event('member.followed', { followerId: b, followeeId: c })]);
+    handOn([event('member.followed', { followerId: b, followeeId: c })]);
     expect(await counts()).toEqual([7, 7, 7, 0]);
-    cards.listener([event('profile.edited', { userId: d, previousAvatarURL: null })]);
+    handOn([event('profile.edited', { userId: d, previousAvatarURL: null })]);
     expect(await counts()).toEqual([7, 7, 7, 7]);
 
     for (const id of ids) await setPostsCount(id, 0);
-    cards.listener([event('member.deleted', { userId: newId(), mediaURLs: [] })]);
+    handOn([event('member.deleted', { userId: newId(), mediaURLs: [] })]);
     expect(await counts()).toEqual([0, 0, 0, 0]);
   });
 
-  it('does not keep what it read while the card was being dropped', async () => {
-    const cards = createMemberCards({ reads: database.handle.reads, max: 10 });
+  it('does not cache what it read while the view was being dropped', async () => {
+    const { members } = presenter();
     const [a = ''] = ids;
-    const reading = cards.listed([a], null, new Set());
-    cards.forget(a);
+    const reading = members.packMany([a], null);
+    members.invalidate.countsChanged(a);
     await reading;
     await setPostsCount(a, 3);
-    expect((await cards.listed([a], null, new Set()))[0]?.postsCount).toBe(3);
+    expect((await members.packMany([a], null))[0]?.postsCount).toBe(3);
     await setPostsCount(a, 0);
   });
 });
 
-describe('kept followees', () => {
-  it('answers whom a member follows, kept until they follow or unfollow', async () => {
-    const followees = createKeptFollowees({
-      reads: database.handle.reads,
-      maxIds: 100,
-      maxPerMember: 10,
-    });
+describe('the followee cache', () => {
+  it('answers whom a member follows, cached until they follow or unfollow', async () => {
+    const { members, handOn } = presenter();
     const [a = '', b = '', c = '', d = ''] = ids;
     await setFollow(a, b, true);
-    const among = async () => {
-      const found = await followees.among(a, [b, c, d]);
-      return [b, c, d].filter((id) => found.has(id));
-    };
+    const among = async () =>
+      (await members.packMany([b, c, d], a))
+        .filter((user) => user.followedByViewer)
+        .map((user) => user._id);
     expect(await among()).toEqual([b]);
     await setFollow(a, c, true);
     expect(await among()).toEqual([b]);
     // Another member's follow changes nothing of a's.
-    followees.listener([event('member.followed', { followerId: c, followeeId: a })]);
+    handOn([event('member.followed', { followerId: c, followeeId: a })]);
     expect(await among()).toEqual([b]);
-    followees.listener([event('member.followed', { followerId: a, followeeId: c })]);
+    handOn([event('member.followed', { followerId: a, followeeId: c })]);
     expect(await among()).toEqual([b, c]);
     await setFollow(a, b, false);
-    followees.forget(a);
+    members.invalidate.followsChanged(a);
     expect(await among()).toEqual([c]);
     await setFollow(a, c, false);
-    followees.listener([event('member.unfollowed', { followerId: a, followeeId: c })]);
+    handOn([event('member.unfollowed', { followerId: a, followeeId: c })]);
     expect(await among()).toEqual([]);
   });
 
-  it('asks the database page by page for a member who follows more than it keeps', async () => {
-    const followees = createKeptFollowees({
-      reads: database.handle.reads,
-      maxIds: 100,
-      maxPerMember: 1,
-    });
+  it('asks the database page by page for a member who follows more than it caches', async () => {
+    const { members } = presenter({ maxFolloweesPerMember: 1 });
     const [a = '', b = '', c = '', d = ''] = ids;
     await setFollow(a, b, true);
     await setFollow(a, c, true);
-    const found = await followees.among(a, [b, d]);
-    expect([...found]).toEqual([b]);
+    const followed = async () =>
+      (await members.packMany([b, d], a))
+        .filter((user) => user.followedByViewer)
+        .map((user) => user._id);
+    expect(await followed()).toEqual([b]);
     await setFollow(a, d, true);
-    expect([...(await followees.among(a, [b, d]))].sort()).toEqual([b, d].sort());
+    expect(await followed()).toEqual([b, d]);
     for (const id of [b, c, d]) await setFollow(a, id, false);
   });
 });
 
 // SQLite's only: PostgreSQL reads member search from its trigram index.
 describe('member search pages', () => {
-  it('keeps a first page until a member registers, edits their names or leaves', async () => {
+  it('caches a first page until a member registers, edits their names or leaves', async () => {
     if (isPostgres(db())) return;
-    const pages = createMemberSearchPages({ reads: database.handle.reads, max: 10 });
+    const { members, handOn } = presenter();
+    const pages = { firstPage: members.firstSearchPage };
     let reads = 0;
     const [a = ''] = ids;
     const read = () => {
@@ -216,22 +226,23 @@ describe('member search pages', () => {
     await pages.firstPage('pairs:20:ca', read);
     expect(reads).toBe(2);
 
-    pages.listener([event('profile.edited', { userId: a, previousAvatarURL: null })]);
+    handOn([event('profile.edited', { userId: a, previousAvatarURL: null })]);
     await pages.firstPage('pairs:20:ca', read);
     expect(reads).toBe(3);
-    pages.listener([event('member.deleted', { userId: newcomer, mediaURLs: [] })]);
+    handOn([event('member.deleted', { userId: newcomer, mediaURLs: [] })]);
     await pages.firstPage('pairs:20:ca', read);
     expect(reads).toBe(4);
     await db().deleteFrom('users').where('id', '=', newcomer).execute();
   });
 
-  it('does not keep a page read while the pages were dropped', async () => {
+  it('does not cache a page read while the pages were dropped', async () => {
     if (isPostgres(db())) return;
-    const pages = createMemberSearchPages({ reads: database.handle.reads, max: 10 });
+    const { members } = presenter();
+    const pages = { firstPage: members.firstSearchPage };
     let reads = 0;
     const read = () => {
       reads += 1;
-      pages.forgetAll();
+      members.invalidate.profileChanged(ids[0] ?? '');
       return Promise.resolve([]);
     };
     await pages.firstPage('triples:20:car', read);

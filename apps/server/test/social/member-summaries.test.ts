@@ -8,7 +8,9 @@ import { closeDatabase } from '../../src/platform/db/database';
 import { migrateToLatest } from '../../src/platform/db/migrate';
 import { newId } from '../../src/lib/ids';
 import { answerJson } from '../../src/lib/serialized';
-import { createMemberStubs } from '../../src/modules/users/member-stubs';
+import { createMemberPresenter } from '../../src/read-model/member/presenter';
+import { createMemberSummaries } from '../../src/read-model/member/summaries';
+import { handOnTo } from '../read-model-views';
 import { createTestDatabase, type TestDatabase } from '../test-database';
 
 /** The answer as text, whether it was written as a string or as bytes. */
@@ -59,9 +61,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('member stubs', () => {
+describe('member summaries', () => {
   it('answers the members that exist, in the order asked, written as JSON.stringify writes', async () => {
-    const stubs = createMemberStubs({ reads: database.handle.reads, max: 10 });
+    const stubs = createMemberSummaries({ reads: database.handle.reads, max: 10 });
     const [a = '', b = '', c = ''] = ids;
     const asked = [c, newId(), a, b];
     const found = await stubs.of(asked);
@@ -81,27 +83,36 @@ describe('member stubs', () => {
     expect((await stubs.of([b]))[0]).toBe(found[2]);
   });
 
-  it("keeps a stub until its member's profile changes or they leave", async () => {
-    const stubs = createMemberStubs({ reads: database.handle.reads, max: 10 });
+  it("caches a summary until its member's profile changes or they leave", async () => {
+    const members = createMemberPresenter({
+      reads: database.handle.reads,
+      maxSummaries: 10,
+      maxViews: 10,
+      maxFollowees: 10,
+      maxFolloweesPerMember: 10,
+      maxSearchPages: 0,
+    });
+    const stubs = { of: members.summaries };
+    const handOn = handOnTo({ members: members.invalidate });
     const [a = '', b = ''] = ids;
     await stubs.of([a, b]);
     await rename(a, 'Changed A');
     await rename(b, 'Changed B');
     expect((await stubs.of([a, b])).map((stub) => stub.firstName)).toEqual(['First 0', 'First 1']);
 
-    stubs.listener([event('profile.edited', a)]);
+    handOn([event('profile.edited', a)]);
     expect((await stubs.of([a, b])).map((stub) => stub.firstName)).toEqual([
       'Changed A',
       'First 1',
     ]);
-    stubs.listener([event('member.deleted', b)]);
+    handOn([event('member.deleted', b)]);
     expect((await stubs.of([b]))[0]?.firstName).toBe('Changed B');
     await rename(a, 'First 0');
     await rename(b, 'First 1');
   });
 
-  it('does not keep what it read while a change was being dropped', async () => {
-    const stubs = createMemberStubs({ reads: database.handle.reads, max: 10 });
+  it('does not cache what it read while a change was being dropped', async () => {
+    const stubs = createMemberSummaries({ reads: database.handle.reads, max: 10 });
     const [a = ''] = ids;
     const reading = stubs.of([a]);
     stubs.forget(a);

@@ -1,11 +1,11 @@
-import { EMBEDDED_COMMENTS_MAX, type Comment, type PublishedEvent } from '@perch/contract';
+import { EMBEDDED_COMMENTS_MAX, type Comment } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../platform/db/schema';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
 import { withJson } from '../../lib/serialized';
-import { toComment } from './comments.mapper';
-import * as repo from './comments.repository';
+import { toComment } from '../../modules/comments/comments.mapper';
+import * as repo from '../../modules/comments/comments.repository';
 
 type Db = Kysely<Database>;
 
@@ -48,17 +48,17 @@ export async function readFirstComments(
 export interface FirstCommentsDeps {
   /** Where comments are read (a read-only connection on SQLite). */
   reads: Db;
-  /** Comments kept, over all posts. */
+  /** Comments cached, over all posts. */
   max: number;
 }
 
 /**
- * Each post's first comments as the original API embeds them in a post, as seen by a reader who
- * hides no one and voted on none of them, each with its JSON, kept by post id: a page of popular
- * posts then reads no comment. A reader's hidden members and own votes are applied on top (see
- * the comments service). Every change to what they show is an event (a comment added, edited,
- * deleted or voted on, a post deleted, a profile edited, an account deleted): each process drops
- * what the events name when the relay hands them on, and the process that made the change at once.
+ * Each post's first comments as the original API embeds them in a post, as seen by a viewer who
+ * hides no one and voted on none of them, each with its JSON, cached by post id: a page of popular
+ * posts then reads no comment. A viewer's hidden members and own votes are applied on top (see
+ * the comment presenter). Every change to what they show is an event (a comment added, edited,
+ * deleted or voted on, a post deleted, a profile edited, an account deleted): the invalidation
+ * table drops what the events name.
  */
 export function createFirstComments({ reads, max }: FirstCommentsDeps) {
   const threads = keptUntilChanged(
@@ -67,29 +67,6 @@ export function createFirstComments({ reads, max }: FirstCommentsDeps) {
       sizeCalculation: (comments) => Math.max(1, comments.length),
     }),
   );
-
-  function onEvent(event: PublishedEvent): void {
-    switch (event.type) {
-      case 'comment.added':
-      case 'comment.edited':
-      case 'comment.deleted':
-      case 'comment.voted':
-      case 'post.deleted':
-        threads.forget(event.payload.postId);
-        break;
-      case 'profile.edited':
-        threads.forgetWhere((comments) =>
-          comments.some((comment) => comment.userId === event.payload.userId),
-        );
-        break;
-      case 'member.deleted':
-        // Their comments lost their author and their votes changed counts all over.
-        threads.forgetAll();
-        break;
-      default:
-        break;
-    }
-  }
 
   return {
     /** The first comments of each of `posts` with any (none for a post whose card counts none). */
@@ -115,11 +92,14 @@ export function createFirstComments({ reads, max }: FirstCommentsDeps) {
       }
       return found;
     },
+    /** The post's comments changed. */
     forget: threads.forget,
-    /** For relay.listen: drops the posts' comments that committed events changed. */
-    listener: (events: readonly PublishedEvent[]): void => {
-      for (const event of events) onEvent(event);
+    /** The member's name or picture changed: every thread showing a comment of theirs. */
+    forgetAuthor: (userId: string): void => {
+      threads.forgetWhere((comments) => comments.some((comment) => comment.userId === userId));
     },
+    /** Every thread (an account went: their comments lost their author, their votes counts). */
+    forgetAll: threads.forgetAll,
   };
 }
 

@@ -1,8 +1,10 @@
 import type { Comment, Post } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReaderVotes } from '../../src/modules/comments/reader-votes';
+import { createCommentPresenter } from '../../src/read-model/comment/presenter';
+import { createViewerVotes } from '../../src/read-model/comment/viewer-votes';
 import type { Member } from '../factories';
 import { createTestApp, type TestApp } from '../helpers';
+import { handOnTo } from '../read-model-views';
 import {
   addComment,
   createMembers,
@@ -74,14 +76,25 @@ describe('votes kept by another process', () => {
   it('are kept until the relay hands on the vote, then read again', async () => {
     const post = await createPost(t.app, author.token, 'elsewhere');
     const comment = await addComment(t.app, commenter.token, post._id, 'vote here');
-    const elsewhere = createReaderVotes({ reads: t.app.reads, maxVotes: 100, maxPerMember: 10 });
-    const read = async () => (await elsewhere.of(reader.user._id, [comment._id])).get(comment._id);
+    const elsewhere = createCommentPresenter({
+      reads: t.app.reads,
+      maxFirstComments: 100,
+      maxVotes: 100,
+      maxVotesPerMember: 10,
+      hiddenFor: () => Promise.resolve([]),
+    });
+    const viewer = { id: reader.user._id, username: reader.user.username, sessionId: 's' };
+    const read = async () => {
+      const threads = await elsewhere.firstCommentsOf([{ id: post._id, commentCount: 1 }], viewer);
+      const votes = threads.get(post._id)?.[0]?.votes;
+      return votes?.upvotedBy.length ? 1 : undefined;
+    };
     expect(await read()).toBeUndefined();
 
     expect((await upvote(t.app, reader.token, post._id, comment._id)).statusCode).toBe(201);
     // Kept, until the event arrives.
     expect(await read()).toBeUndefined();
-    elsewhere.listener([
+    handOnTo({ comments: elsewhere.invalidate })([
       {
         id: 1,
         createdAt: Date.now(),
@@ -105,7 +118,7 @@ describe('votes kept by another process', () => {
       await addComment(t.app, commenter.token, post._id, 'one'),
       await addComment(t.app, commenter.token, post._id, 'two'),
     ];
-    const elsewhere = createReaderVotes({ reads: t.app.reads, maxVotes: 100, maxPerMember: 1 });
+    const elsewhere = createViewerVotes({ reads: t.app.reads, maxVotes: 100, maxPerMember: 1 });
     const ids = comments.map((comment) => comment._id);
     const read = async () => {
       const votes = await elsewhere.of(voter.user._id, ids);
