@@ -1,4 +1,4 @@
-import { tagsOf, type Post, type PostInput, type PostSort, type User } from '@perch/contract';
+import { tagsOf, type Post, type PostInput, type PostSort } from '@perch/contract';
 import {
   useInfiniteQuery,
   useMutation,
@@ -16,15 +16,7 @@ import { tagKeys } from '../tag/tags.queries';
 import { postMessages } from './messages';
 import { editPost, fetchPost, fetchPostPage } from './posts.api';
 import { sendPost } from './sendPost';
-import {
-  findCachedPost,
-  insertPostIntoLists,
-  isSource,
-  removePostFromLists,
-  restoreRemovedPosts,
-  updatePostInCaches,
-  type RemovedFrom,
-} from './postCache';
+import { insertPostIntoLists, updatePostInCaches } from './postCache';
 import { parseListKey, postKeys, type FeedSource } from './postKeys';
 import {
   deleteWithUndo,

@@ -1,5 +1,5 @@
 import { PageHeader } from '../../shared/components/PageHeader';
-import { PostFeed } from '../posts/PostFeed';
+import { PostFeed } from '../posts';
 
 export function BookmarksPage() {
   return (

@@ -2,8 +2,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { Avatar } from '../../shared/components/Avatar';
 import { Button } from '../../shared/components/Button';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
-import { DraftsMenu } from '../drafts/DraftsMenu';
-import { useDraft, type DraftContent } from '../drafts/useDraft';
+import { DraftsMenu } from '../drafts';
+import { useDraft, type DraftContent } from '../drafts';
 import { PostEditor } from './PostEditor';
 import { useCreatePost } from '../../entities/post/posts.queries';
 

@@ -9,12 +9,12 @@ import {
 import { FilePreview } from '../../shared/components/FilePreview';
 import { CloseIcon } from '../../shared/components/icons';
 import { IconButton } from '../../shared/components/IconButton';
-import { MentionListbox } from '../mentions/MentionListbox';
-import { useMentionAutocomplete } from '../mentions/useMentionAutocomplete';
+import { MentionListbox } from '../mentions';
+import { useMentionAutocomplete } from '../mentions';
 import { AltTextField } from './AltTextField';
 import { EmojiPicker } from './EmojiPicker';
 import { EmojiIcon, ImageIcon } from '../../shared/components/postIcons';
-import '../posts/posts.css';
+import './composer.css';
 
 /** The image shown in the editor: a file picked just now, or the one the post already has. */
 export type EditorImage = { kind: 'file'; file: File } | { kind: 'url'; url: string } | null;

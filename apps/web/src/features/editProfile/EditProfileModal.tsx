@@ -14,6 +14,7 @@ import { Modal } from '../../shared/components/Modal';
 import { TextField } from '../../shared/components/TextField';
 import type { Schemas } from '../../shared/lib/schemas';
 import { useWithSchemas } from '../../shared/hooks/useWithSchemas';
+import './editProfile.css';
 import { usersMessages } from '../../entities/member/messages';
 import { useEditProfileMutation } from '../../entities/member/users.queries';
 

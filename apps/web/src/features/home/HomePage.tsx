@@ -1,7 +1,7 @@
 import { PageHeader } from '../../shared/components/PageHeader';
-import { QueuedPosts } from '../offlineQueue/QueuedPosts';
-import { PostComposer } from '../composer/PostComposer';
-import { PostFeed } from '../posts/PostFeed';
+import { QueuedPosts } from '../offlineQueue';
+import { PostComposer } from '../composer';
+import { PostFeed } from '../posts';
 import { NewPostsPill } from './NewPostsPill';
 
 export function HomePage() {

@@ -2,7 +2,7 @@ import { useCallback, useId, useRef, useState } from 'react';
 import { NavLink, useMatch } from 'react-router-dom';
 import { MoreIcon, NewPostIcon } from '../../shared/components/icons';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
-import { UnreadBadge, unreadLabel } from '../notifications/UnreadBadge';
+import { UnreadBadge, unreadLabel } from '../notifications';
 import { useUnreadCount } from '../../entities/notification/notifications.queries';
 import { AccountMenuItems } from './AccountMenu';
 import { SETTINGS_PATH } from '../../shared/lib/paths';

@@ -1,5 +1,5 @@
 import { Modal } from '../../shared/components/Modal';
-import { PostComposer } from '../composer/PostComposer';
+import { PostComposer } from '../composer';
 
 interface CreatePostModalProps {
   open: boolean;

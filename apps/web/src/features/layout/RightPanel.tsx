@@ -1,7 +1,7 @@
 import { useMatch } from 'react-router-dom';
-import { TrendingTags } from '../tags/TrendingTags';
-import { UserSearch } from '../people/UserSearch';
-import { WhoToFollow } from '../people/WhoToFollow';
+import { TrendingTags } from '../tags';
+import { UserSearch } from '../people';
+import { WhoToFollow } from '../people';
 import '../../entities/member/ui/users.css';
 import { SEARCH_PATH } from '../../shared/lib/paths';
 

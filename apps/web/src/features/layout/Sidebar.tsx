@@ -2,7 +2,7 @@ import { NavLink } from 'react-router-dom';
 import { Button } from '../../shared/components/Button';
 import { PenIcon } from '../../shared/components/icons';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
-import { UnreadBadge, unreadLabel } from '../notifications/UnreadBadge';
+import { UnreadBadge, unreadLabel } from '../notifications';
 import { useUnreadCount } from '../../entities/notification/notifications.queries';
 import { AccountMenu } from './AccountMenu';
 import { primaryNavItems } from './navigation';

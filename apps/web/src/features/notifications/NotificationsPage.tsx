@@ -16,7 +16,7 @@ import {
   type NotificationPages,
 } from '../../entities/notification/notifications.queries';
 import { AtIcon } from './notificationIcons';
-import '../posts/posts.css';
+import '../../shared/styles/feed.css';
 import './notifications.css';
 
 /** Start loading the next page this far (px) before the end of the list comes into view. */

@@ -3,8 +3,8 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import { Button } from '../../shared/components/Button';
 import { Modal } from '../../shared/components/Modal';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
-import { useDraft, type DraftContent } from '../drafts/useDraft';
-import { PostEditor, type EditorImage } from '../composer/PostEditor';
+import { useDraft, type DraftContent } from '../drafts';
+import { PostEditor, type EditorImage } from '../composer';
 import { useEditPost, type ImageChange } from '../../entities/post/posts.queries';
 
 interface EditPostModalProps {

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { Avatar } from '../../shared/components/Avatar';
 import { BookmarkIcon, HeartIcon, MoreIcon } from '../../shared/components/icons';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
-import { CommentsSection } from '../comments/CommentsSection';
+import { CommentsSection } from '../comments';
 import { profilePath } from '../../shared/lib/paths';
 import { ActionMenu } from '../../shared/components/ActionMenu';
 import { EditPostModal } from './EditPostModal';

@@ -21,6 +21,7 @@ import { usePostFeed } from '../../entities/post/posts.queries';
 import { PostSkeletons } from './PostSkeleton';
 import { RefreshIcon } from '../../shared/components/postIcons';
 import { SortMenu } from './SortMenu';
+import '../../shared/styles/feed.css';
 import './posts.css';
 
 export type { FeedSource } from '../../entities/post/postKeys';

@@ -9,6 +9,7 @@ import { RefreshIcon } from '../../shared/components/postIcons';
 import { usePost } from '../../entities/post/posts.queries';
 import { isDeletePending, subscribeToPendingDeletes } from '../../entities/post/undoableDelete';
 import { PostSkeletons } from './PostSkeleton';
+import '../../shared/styles/feed.css';
 import './posts.css';
 
 /** One post with its comments open: where a notification about it leads. */

@@ -7,12 +7,12 @@ import { PenIcon } from '../../shared/components/icons';
 import { isApiError } from '../../shared/lib/api';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
-import { PostFeed } from '../posts/PostFeed';
+import { PostFeed } from '../posts';
 import { BlockedNotice } from './BlockedNotice';
 import { ProfileSafetyMenu } from './ProfileSafetyMenu';
 import { FollowButton } from '../../entities/member/ui/FollowButton';
 import { useProfileQuery } from '../../entities/member/users.queries';
-import { EditProfileModal } from '../editProfile/EditProfileModal';
+import { EditProfileModal } from '../editProfile';
 import './profile.css';
 
 const countFormat = new Intl.NumberFormat('en-US');

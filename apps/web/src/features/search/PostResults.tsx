@@ -1,5 +1,6 @@
 import type { SearchSort } from '@perch/contract';
-import { PostFeed, type FeedSource } from '../posts/PostFeed';
+import type { FeedSource } from '../../entities/post/postKeys';
+import { PostFeed } from '../posts';
 
 const SORT_CHOICES: { value: SearchSort; label: string }[] = [
   { value: 'latest', label: 'Latest' },

@@ -5,9 +5,8 @@ import { Button, buttonClassName } from '../../shared/components/Button';
 import { PenIcon } from '../../shared/components/icons';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { profilePath } from '../../shared/lib/paths';
-import { EditProfileModal } from '../editProfile/EditProfileModal';
+import { EditProfileModal } from '../editProfile';
 import { SettingsSection } from './SettingsSection';
-import '../profile/profile.css';
 
 /** Who the member is, with Edit Profile (the profile page's own dialog) and a link to the page. */
 export function ProfileSection() {

@@ -4,7 +4,7 @@ import { useParams } from 'react-router-dom';
 import { badRequestMessage } from '../../shared/lib/api';
 import { PageHeader } from '../../shared/components/PageHeader';
 import { DEFAULT_SORT, type FeedSource } from '../../entities/post/postKeys';
-import { PostFeed } from '../posts/PostFeed';
+import { PostFeed } from '../posts';
 import { usePostFeed } from '../../entities/post/posts.queries';
 import { postCountText } from './TagList';
 import './tags.css';

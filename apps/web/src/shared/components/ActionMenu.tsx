@@ -6,7 +6,7 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type ReactNode,
 } from 'react';
-import '../../features/posts/posts.css';
+import './ActionMenu.css';
 
 export interface ActionMenuItem {
   label: string;

@@ -1,0 +1,1 @@
+export { CommentsSection } from './CommentsSection';

@@ -1,0 +1,2 @@
+export { PostComposer } from './PostComposer';
+export { PostEditor, type EditorImage } from './PostEditor';

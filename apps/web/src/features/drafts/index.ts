@@ -1,0 +1,2 @@
+export { DraftsMenu } from './DraftsMenu';
+export { useDraft, type DraftContent } from './useDraft';

@@ -1,0 +1,2 @@
+export { MentionListbox } from './MentionListbox';
+export { useMentionAutocomplete } from './useMentionAutocomplete';

@@ -1,0 +1,1 @@
+export { UnreadBadge, unreadLabel } from './UnreadBadge';

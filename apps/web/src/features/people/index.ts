@@ -1,0 +1,2 @@
+export { UserSearch } from './UserSearch';
+export { WhoToFollow } from './WhoToFollow';

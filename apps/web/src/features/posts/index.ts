@@ -1,0 +1,1 @@
+export { PostFeed } from './PostFeed';

@@ -1,0 +1,2 @@
+export { TagList } from './TagList';
+export { TrendingTags } from './TrendingTags';
