@@ -5,23 +5,27 @@
  * between them (before, after; then after, before; …), so both see the machine at the same speed.
  * Prints each side's figures (min / median / max of the rounds) and after ÷ before of the medians.
  */
-import { signIn } from './lib/copy';
-import { type Instance } from './lib/instance';
-import { formatSpread, mb, type Scenario, type ScenarioResult } from './lib/load';
+import { signIn, workingCopy } from './lib/copy';
+import type { Instance } from './lib/instance';
+import {
+  formatSpread,
+  mb,
+  type Scenario,
+  type ScenarioResult,
+  type ScenarioRound,
+} from './lib/load';
 import { log } from './lib/log';
 import { memoryOf, type RunningServer } from './lib/proc';
 import { Prng } from './lib/prng';
 import { formatTable } from './lib/table';
 import { warmTimelines } from './lib/timelines-ready';
 import { buildRef, type RefBuild } from './lib/worktree';
-import { workingCopy } from './lib/copy';
 import { loadFor, prepareMembers } from './run/members';
 import type { RunOptions } from './run/options';
 import { startPerch, warmUp } from './run/perch';
 import { prepareInstance, serverEnv } from './run/prepare';
 import { resultOf, runRound, scenarioLine, warmScenario, type Load } from './run/scenario';
 import { selectScenarios } from './run/select';
-import type { ScenarioRound } from './lib/load';
 
 export interface ComparedScenario {
   name: string;
@@ -34,6 +38,8 @@ export interface CompareResult {
   commit: string;
   rounds: number;
   scenarios: ComparedScenario[];
+  /** Each server's peak resident memory (VmHWM) when the scenarios were done, MB. */
+  peakRssMB: { before: number | null; after: number | null };
 }
 
 interface Side {
@@ -155,6 +161,7 @@ export function compareReport(result: CompareResult): string[] {
   return [
     `Before (${result.ref}, ${result.commit.slice(0, 12)}) and after (this tree) in the same run: min / median / max of ${result.rounds} rounds each, the two servers taking turns every round; the ratio is of the medians.`,
     ...formatTable(table),
+    `Peak RSS (VmHWM): before ${String(result.peakRssMB.before ?? '-')} MB, after ${String(result.peakRssMB.after ?? '-')} MB.`,
   ];
 }
 
@@ -179,7 +186,18 @@ export async function runCompare(options: RunOptions, instance: Instance): Promi
       }
       scenarios.push(await compareScenario(options, sides, load, scenario));
     }
-    return { ref, commit: before.commit, rounds: options.rounds, scenarios };
+    const peak = (label: Side['label']) => {
+      const side = sides.find((candidate) => candidate.label === label);
+      const memory = side ? memoryOf(side.server.pid) : null;
+      return memory ? mb(memory.peak) : null;
+    };
+    return {
+      ref,
+      commit: before.commit,
+      rounds: options.rounds,
+      scenarios,
+      peakRssMB: { before: peak('before'), after: peak('after') },
+    };
   } finally {
     for (const side of sides) await side.server.stop();
   }
