@@ -2,22 +2,21 @@ import {
   useId,
   useLayoutEffect,
   useRef,
-  type ChangeEvent,
   type ReactNode,
+  type RefObject,
   type SubmitEvent,
 } from 'react';
-import { FilePreview } from '../../shared/components/FilePreview';
-import { CloseIcon } from '../../shared/components/icons';
-import { IconButton } from '../../shared/components/IconButton';
-import { MentionListbox } from '../mentions';
-import { useMentionAutocomplete } from '../mentions';
-import { AltTextField } from './AltTextField';
-import { EmojiPicker } from './EmojiPicker';
-import { EmojiIcon, ImageIcon } from '../../shared/components/postIcons';
+import { MentionListbox, useMentionAutocomplete } from '../mentions';
+import {
+  EditorToolbar,
+  EmojiPanel,
+  ImagePreview,
+  UploadProgress,
+  type EditorImage,
+} from './EditorParts';
 import './composer.css';
 
-/** The image shown in the editor: a file picked just now, or the one the post already has. */
-export type EditorImage = { kind: 'file'; file: File } | { kind: 'url'; url: string } | null;
+export { isImageFile, type EditorImage } from './EditorParts';
 
 export interface PostEditorProps {
   /** Id of the form element, so that buttons outside it (a modal footer) can submit it. */
@@ -47,8 +46,29 @@ export interface PostEditorProps {
   className?: string;
 }
 
-export function isImageFile(file: File): boolean {
-  return file.type.startsWith('image/');
+/** Inserts an emoji at the caret, which then follows it. */
+function useEmojiInsertion(
+  text: string,
+  onTextChange: (text: string) => void,
+  textRef: RefObject<HTMLTextAreaElement | null>,
+) {
+  const caretRef = useRef<number | null>(null);
+
+  useLayoutEffect(() => {
+    const caret = caretRef.current;
+    const area = textRef.current;
+    if (caret === null || !area) return;
+    caretRef.current = null;
+    area.setSelectionRange(caret, caret);
+  }, [text, textRef]);
+
+  return (emoji: string) => {
+    const area = textRef.current;
+    const start = area?.selectionStart ?? text.length;
+    const end = area?.selectionEnd ?? text.length;
+    caretRef.current = start + emoji.length;
+    onTextChange(text.slice(0, start) + emoji + text.slice(end));
+  };
 }
 
 /**
@@ -80,32 +100,8 @@ export function PostEditor({
   const textId = useId();
   const emojiId = useId();
   const textRef = useRef<HTMLTextAreaElement>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
-  const caretRef = useRef<number | null>(null);
   const mention = useMentionAutocomplete({ text, onTextChange, fieldRef: textRef });
-
-  // After an emoji goes in, the caret follows it.
-  useLayoutEffect(() => {
-    const caret = caretRef.current;
-    const area = textRef.current;
-    if (caret === null || !area) return;
-    caretRef.current = null;
-    area.setSelectionRange(caret, caret);
-  }, [text]);
-
-  const insertEmoji = (emoji: string) => {
-    const area = textRef.current;
-    const start = area?.selectionStart ?? text.length;
-    const end = area?.selectionEnd ?? text.length;
-    caretRef.current = start + emoji.length;
-    onTextChange(text.slice(0, start) + emoji + text.slice(end));
-  };
-
-  const handleFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (file && isImageFile(file)) onPickImage(file);
-  };
+  const insertEmoji = useEmojiInsertion(text, onTextChange, textRef);
 
   const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -152,91 +148,34 @@ export function PostEditor({
             <MentionListbox {...mention.listboxProps} />
           </div>
           {image && (
-            <div className="post-editor__preview">
-              {image.kind === 'file' ? (
-                <FilePreview
-                  file={image.file}
-                  alt="Selected image"
-                  className="post-editor__preview-image"
-                />
-              ) : (
-                <img src={image.url} alt="Current image" className="post-editor__preview-image" />
-              )}
-              {!busy && (
-                <IconButton
-                  aria-label="Remove image"
-                  className="post-editor__remove-image"
-                  onClick={onRemoveImage}
-                >
-                  <CloseIcon size={18} />
-                </IconButton>
-              )}
-            </div>
+            <ImagePreview
+              image={image}
+              altText={altText}
+              onAltTextChange={onAltTextChange}
+              onRemoveImage={onRemoveImage}
+              busy={busy}
+            />
           )}
-          {image && <AltTextField value={altText} onChange={onAltTextChange} disabled={busy} />}
-          {progress !== null && (
-            <div
-              className="post-editor__progress"
-              role="progressbar"
-              aria-label="Uploading image"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={Math.round(progress * 100)}
-            >
-              <span
-                className="post-editor__progress-bar"
-                style={{ transform: `scaleX(${progress})` }}
-              />
-            </div>
-          )}
+          {progress !== null && <UploadProgress progress={progress} />}
         </div>
       </div>
-      <div className="post-editor__toolbar">
-        <div className="post-editor__tools">
-          <input
-            ref={fileRef}
-            type="file"
-            accept="image/*"
-            hidden
-            tabIndex={-1}
-            aria-label={image ? 'Replace image' : 'Add image'}
-            onChange={handleFile}
-          />
-          <IconButton
-            aria-label={image ? 'Replace image' : 'Add image'}
-            className="post-editor__tool"
-            disabled={busy}
-            onClick={() => fileRef.current?.click()}
-          >
-            <ImageIcon size={22} />
-          </IconButton>
-          <IconButton
-            aria-label="Add emoji"
-            aria-expanded={emojiOpen}
-            aria-controls={emojiOpen ? emojiId : undefined}
-            className="post-editor__tool"
-            disabled={busy}
-            onClick={() => {
-              onEmojiOpenChange(!emojiOpen);
-            }}
-          >
-            <EmojiIcon size={22} />
-          </IconButton>
-        </div>
-        {actions}
-      </div>
+      <EditorToolbar
+        hasImage={image !== null}
+        onPickImage={onPickImage}
+        busy={busy}
+        emojiOpen={emojiOpen}
+        emojiId={emojiId}
+        onEmojiOpenChange={onEmojiOpenChange}
+        actions={actions}
+      />
       {emojiOpen && (
-        <div
+        <EmojiPanel
           id={emojiId}
-          className="post-editor__emoji"
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape') return;
-            event.stopPropagation();
+          onPick={insertEmoji}
+          onClose={() => {
             onEmojiOpenChange(false);
           }}
-        >
-          <EmojiPicker onPick={insertEmoji} />
-        </div>
+        />
       )}
     </form>
   );
