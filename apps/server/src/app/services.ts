@@ -14,6 +14,7 @@ import type { Infrastructure } from '../platform/infra';
 import { createInvalidation } from '../read-model';
 import { createCommentPresenter } from '../read-model/comment/presenter';
 import { createMemberPresenter } from '../read-model/member/presenter';
+import { createPostPresenter } from '../read-model/post/presenter';
 import { createScheduler } from '../platform/infra/jobs';
 import { createAccountService } from '../modules/account/account.service';
 import { createExportService } from '../modules/account/export.service';
@@ -27,9 +28,7 @@ import { createInteractionsService } from '../modules/interactions';
 import { createMediaService } from '../modules/media/media.service';
 import type { MediaStore } from '../modules/media/media.store';
 import { createNotificationsService } from '../modules/notifications/notifications.service';
-import { createPostCards } from '../modules/posts/post-cards';
 import { createPostsService } from '../modules/posts/posts.service';
-import { createReaderFlags } from '../modules/posts/reader-flags';
 import { createHiddenMembers } from '../modules/safety/hidden-members';
 import { createIdempotencyService } from '../modules/idempotency/idempotency.service';
 import { createSafetyService } from '../modules/safety/safety.service';
@@ -84,7 +83,6 @@ export function createServices({
     length: config.homeTimelineLength,
     pullFollowers: config.homePullFollowers,
   });
-  const flags = createReaderFlags({ reads, maxIds: 250_000, maxPerMember: 5_000 });
   const hidden = createHiddenMembers({ reads, max: 50_000 });
   const idempotency = createIdempotencyService({ db });
   const members = createMemberPresenter({
@@ -97,10 +95,12 @@ export function createServices({
     maxSearchPages: isPostgres(db) ? 0 : 2_000,
   });
   const authors = { of: members.summaries };
-  const cards = createPostCards({
+  const postViews = createPostPresenter({
     reads,
-    max: config.cardCacheSize,
-    packedMax: config.packedCardCacheSize,
+    maxViews: config.cardCacheSize,
+    maxCompactViews: config.packedCardCacheSize,
+    maxViewerStateIds: 250_000,
+    maxViewerStatesPerMember: 5_000,
     authors,
   });
   const users = createUsersService({ db, reads, transact, media, timelines, hidden, members });
@@ -112,9 +112,8 @@ export function createServices({
     media,
     users,
     timelines,
-    cards,
+    presenter: postViews,
     authors,
-    flags,
     entities,
     hidden,
     idempotency,
@@ -184,8 +183,8 @@ export function createServices({
   // commit (transact's afterCommit), every process's when the relay hands them on.
   const invalidateViews = createInvalidation(
     {
-      posts: cards,
-      viewerStates: flags,
+      posts: postViews.invalidate,
+      viewerStates: postViews.invalidateViewerStates,
       members: members.invalidate,
       comments: commentViews.invalidate,
       relations: hidden,

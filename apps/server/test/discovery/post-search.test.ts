@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransact } from '../../src/platform/events/transactions';
 import { createSearchFirstPages } from '../../src/modules/discovery/search-first-pages';
-import { createPostCards, type PostCards } from '../../src/modules/posts/post-cards';
+import { createPostViewCache, type PostViewCache } from '../../src/read-model/post/view-cache';
 import { invalidate } from '../../src/read-model';
 import { newId } from '../../src/lib/ids';
 import { NUL_REFUSED } from '../../src/app/plugins/input-guard';
@@ -409,10 +409,10 @@ describe('first pages kept', () => {
     "kept by another process are dropped when the relay hands on another's edits and deletions",
     async () => {
       // Another process's pages, over the same database, told of changes only by events.
-      const cards = createPostCards({
+      const cards = createPostViewCache({
         reads: t.app.reads,
         max: 100,
-        packedMax: 0,
+        compactMax: 0,
         authors: { of: () => Promise.resolve([]) },
       });
       const elsewhere = createSearchFirstPages({
@@ -453,7 +453,7 @@ describe('first pages kept', () => {
 });
 
 /** Hands `event` to the invalidation table with `cards` as the post views, as the relay would. */
-function dropViews(cards: PostCards, event: PublishedEvent): void {
+function dropViews(cards: PostViewCache, event: PublishedEvent): void {
   invalidate(event, {
     posts: cards,
     viewerStates: { forget: () => undefined },

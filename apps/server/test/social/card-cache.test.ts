@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/platform/db/dialect';
-import { createPostCards, type PostCards } from '../../src/modules/posts/post-cards';
+import { createPostViewCache, type PostViewCache } from '../../src/read-model/post/view-cache';
 import { invalidate } from '../../src/read-model';
 import { listPostKeys } from '../../src/modules/posts/posts.repository';
 import { createMemberSummaries } from '../../src/read-model/member/summaries';
@@ -171,7 +171,7 @@ describe('cards read by the rows a list found', () => {
 
   const freshCards = () => {
     const authors = createMemberSummaries({ reads: t.app.reads, max: 10 });
-    return createPostCards({ reads: t.app.reads, max: 10, packedMax: 10, authors });
+    return createPostViewCache({ reads: t.app.reads, max: 10, compactMax: 10, authors });
   };
 
   it('are the posts listed, with their authors', async () => {
@@ -182,9 +182,9 @@ describe('cards read by the rows a list found', () => {
     expect(keys.ids).toEqual([newer._id, older._id]);
     expect(keys.rows === null).toBe(isPostgres(t.app.reads));
 
-    const faces = await freshCards().of(keys.ids, keys.rows);
-    expect([...faces.keys()].sort()).toEqual([newer._id, older._id].sort());
-    expect(faces.get(older._id)?.shared).toMatchObject({
+    const views = await freshCards().of(keys.ids, keys.rows);
+    expect([...views.keys()].sort()).toEqual([newer._id, older._id].sort());
+    expect(views.get(older._id)?.shared).toMatchObject({
       content: 'older words',
       author: { username: writer.user.username, firstName: writer.user.firstName },
     });
@@ -207,8 +207,8 @@ describe('cards read by the rows a list found', () => {
       }>`select rowid from posts where id = ${taker._id}`.execute(t.app.reads);
       expect(rows[0]?.rowid).toBe(keys.rows?.[0]);
 
-      const faces = await freshCards().of(keys.ids, keys.rows);
-      expect(faces.size).toBe(0);
+      const views = await freshCards().of(keys.ids, keys.rows);
+      expect(views.size).toBe(0);
     },
   );
 });
@@ -235,12 +235,12 @@ describe('cards that no longer fit whole', () => {
    * A writer's two posts read into cards keeping one whole (each kept on its second read), the
    * first pushed out by the second; then the first's row rewritten behind the cache's back.
    */
-  async function pushedOutThenRewritten(packedMax: number) {
+  async function pushedOutThenRewritten(compactMax: number) {
     const [writer] = await createMembers(t.app, 1);
     const first = await createPost(t.app, writer.token, 'first as written 🐦');
     const second = await createPost(t.app, writer.token, 'second as written');
     const authors = createMemberSummaries({ reads: t.app.reads, max: 10 });
-    const cards = createPostCards({ reads: t.app.reads, max: 1, packedMax, authors });
+    const cards = createPostViewCache({ reads: t.app.reads, max: 1, compactMax, authors });
     for (const id of [first._id, first._id, second._id, second._id]) await cards.of([id]);
     await rewriteBehindTheBack([first._id], 'first behind the back');
     const contentOf = async (post: Post) =>
@@ -275,7 +275,7 @@ describe('cards that no longer fit whole', () => {
     const other = await createPost(t.app, writer.token, 'other');
     const fresh = await createPost(t.app, writer.token, 'fresh');
     const authors = createMemberSummaries({ reads: t.app.reads, max: 10 });
-    const cards = createPostCards({ reads: t.app.reads, max: 1, packedMax: 1, authors });
+    const cards = createPostViewCache({ reads: t.app.reads, max: 1, compactMax: 1, authors });
     const read = async (post: Post) => (await cards.of([post._id])).get(post._id)?.shared.content;
     for (const post of [kept, kept, other, other]) await read(post);
     for (let time = 0; time < readsOfOther; time += 1) await read(other);
@@ -300,7 +300,7 @@ describe('cards that no longer fit whole', () => {
 });
 
 /** Hands `event` to the invalidation table with `cards` as the post views, as the relay would. */
-function dropViews(cards: PostCards, event: PublishedEvent): void {
+function dropViews(cards: PostViewCache, event: PublishedEvent): void {
   invalidate(event, {
     posts: cards,
     viewerStates: { forget: () => undefined },

@@ -54,7 +54,7 @@ export interface FoundPost {
   id: string;
   /** SQLite: the post's rowid (posts are numbered as they are written); PostgreSQL: created_at. */
   seq: number;
-  /** SQLite: the post's rowid, which finds its card (see PostCards.of); PostgreSQL: null. */
+  /** SQLite: the post's rowid, which finds its card (see PostViewCache.of); PostgreSQL: null. */
   row: number | null;
 }
 

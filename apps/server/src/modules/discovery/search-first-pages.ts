@@ -11,7 +11,7 @@ export interface SearchFirstPagesDeps {
   reads: Db;
   /** Searches kept. */
   max: number;
-  /** Changes to posts' text so far (PostCards.rewrites): a page kept before the last is stale. */
+  /** Changes to posts' text so far (PostViewCache.rewrites): a page kept before the last is stale. */
   rewrites: () => number;
 }
 

@@ -1,9 +1,9 @@
 import type { Post, UserStub } from '@perch/contract';
-import { decodeEntities } from '../discovery/entities.codec';
+import { decodeEntities } from '../../modules/discovery/entities.codec';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../platform/db/dialect';
 import { jsonOf, ownCopy, withJson } from '../../lib/serialized';
-import type { PostCardRow, PostRecord } from './posts.repository';
+import type { PostCardRow, PostRecord } from '../../modules/posts/posts.repository';
 
 type Reader = { id: string; username: string } | null;
 
@@ -16,15 +16,15 @@ export function toPost(row: PostCardRow, viewer: Reader): Post {
     lastName: row.last_name,
     avatarURL: row.avatar_url,
   };
-  return faceToPost(faceOf(row, author), row.liked, row.bookmarked, viewer);
+  return presentPost(viewOf(row, author), row.liked, row.bookmarked, viewer);
 }
 
 type SharedPart = Omit<Post, 'likes' | 'commentCount' | 'likedByViewer' | 'bookmarkedByViewer'>;
 
 /** What a card shows every reader, formatted and serialized once (the card cache keeps it). */
-export interface PostFace {
+export interface PostView {
   /** What lists read of the card: its order, its author, its counts. */
-  card: Pick<PostRecord, 'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count'>;
+  row: Pick<PostRecord, 'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count'>;
   shared: SharedPart;
   /**
    * The post's JSON as UTF-8, as a reader who neither liked nor bookmarked it sees it. The parts
@@ -48,28 +48,28 @@ const TAILS = {
 const UNFLAGGED = TAILS.not.not;
 
 /**
- * The face of a post by `author` (a kept member stub, shared by their cards). Its JSON is written
+ * The view of a post by `author` (a kept member stub, shared by their cards). Its JSON is written
  * field by field, in the order of `shared`'s keys, with the author's kept JSON: a list of cards the
- * cache lacks builds 21 faces, and JSON.stringify walking each object again was most of their cost.
+ * cache lacks builds 21 views, and JSON.stringify walking each object again was most of their cost.
  */
-export function faceOf(card: PostRecord, author: UserStub): PostFace {
-  const createdAt = toIso(card.created_at);
-  const updatedAt = card.updated_at === card.created_at ? createdAt : toIso(card.updated_at);
-  const entities = decodeEntities(card.entities);
+export function viewOf(record: PostRecord, author: UserStub): PostView {
+  const createdAt = toIso(record.created_at);
+  const updatedAt = record.updated_at === record.created_at ? createdAt : toIso(record.updated_at);
+  const entities = decodeEntities(record.entities);
   const shared: SharedPart = {
-    _id: card.id,
-    id: card.id,
-    content: card.content,
+    _id: record.id,
+    id: record.id,
+    content: record.content,
     entities,
-    mediaURL: card.media_url,
-    mediaAlt: card.media_alt,
+    mediaURL: record.media_url,
+    mediaAlt: record.media_alt,
     username: author.username,
-    userId: card.user_id,
+    userId: record.user_id,
     author,
     createdAt,
     updatedAt,
   };
-  const id = JSON.stringify(card.id);
+  const id = JSON.stringify(record.id);
   // Joined, not concatenated: `+` would keep a tree of the pieces to walk again when encoding.
   const head = [
     '{"_id":',
@@ -77,17 +77,17 @@ export function faceOf(card: PostRecord, author: UserStub): PostFace {
     ',"id":',
     id,
     ',"content":',
-    JSON.stringify(card.content),
+    JSON.stringify(record.content),
     ',"entities":',
     entities.length === 0 ? '[]' : JSON.stringify(entities),
     ',"mediaURL":',
-    JSON.stringify(card.media_url),
+    JSON.stringify(record.media_url),
     ',"mediaAlt":',
-    JSON.stringify(card.media_alt),
+    JSON.stringify(record.media_alt),
     ',"username":',
     JSON.stringify(author.username),
     ',"userId":',
-    JSON.stringify(card.user_id),
+    JSON.stringify(record.user_id),
     ',"author":',
     jsonOf(author) ?? 'null',
     ',"createdAt":"',
@@ -95,24 +95,24 @@ export function faceOf(card: PostRecord, author: UserStub): PostFace {
     '","updatedAt":"',
     updatedAt,
     '","likes":{"likeCount":',
-    JSON.stringify(card.like_count),
+    JSON.stringify(record.like_count),
     ',"likedBy":',
   ].join('');
-  const middle = `,"dislikedBy":[]},"commentCount":${JSON.stringify(card.comment_count)},"likedByViewer":`;
+  const middle = `,"dislikedBy":[]},"commentCount":${JSON.stringify(record.comment_count)},"likedByViewer":`;
   const likedByAt = Buffer.byteLength(head);
   const flagsAt = likedByAt + NOBODY.length + Buffer.byteLength(middle);
-  // From Node's shared pool, cheaper than memory of its own for the many faces read only once.
+  // From Node's shared pool, cheaper than memory of its own for the many views read only once.
   const json = Buffer.allocUnsafe(flagsAt + UNFLAGGED.length);
   json.write(head);
   NOBODY.copy(json, likedByAt);
   json.write(middle, likedByAt + NOBODY.length);
   UNFLAGGED.copy(json, flagsAt);
-  return { card, shared, json, likedByAt, flagsAt };
+  return { row: record, shared, json, likedByAt, flagsAt };
 }
 
-/** The face to keep: its JSON copied out of the shared pool (see `ownCopy`). */
-export function keptFace(face: PostFace): PostFace {
-  return { ...face, json: ownCopy(face.json) };
+/** The view to keep: its JSON copied out of the shared pool (see `ownCopy`). */
+export function cachedView(view: PostView): PostView {
+  return { ...view, json: ownCopy(view.json) };
 }
 
 // The reader's own likedBy entry, written once per reader rather than once per liked post.
@@ -130,10 +130,10 @@ function likedByJsonOf(reader: NonNullable<Reader>): Buffer {
 
 /**
  * A card as the viewer sees it, given their flags ('liked', 'bookmarked') read apart; its JSON is
- * the face's bytes around the reader's part (see lib/serialized).
+ * the view's bytes around the reader's part (see lib/serialized).
  */
-export function faceToPost(
-  face: PostFace,
+export function presentPost(
+  view: PostView,
   likedFlag: unknown,
   bookmarkedFlag: unknown,
   viewer: Reader,
@@ -141,7 +141,7 @@ export function faceToPost(
   const liked = viewer !== null && sqlBoolean(likedFlag);
   const bookmarked = viewer !== null && sqlBoolean(bookmarkedFlag);
   const likedBy = liked ? [{ _id: viewer.id, id: viewer.id, username: viewer.username }] : [];
-  const shared = face.shared;
+  const shared = view.shared;
   // Written out rather than spread: spreading made each post ~100 times dearer to build.
   const post: Post = {
     _id: shared._id,
@@ -155,13 +155,13 @@ export function faceToPost(
     author: shared.author,
     createdAt: shared.createdAt,
     updatedAt: shared.updatedAt,
-    likes: { likeCount: face.card.like_count, likedBy, dislikedBy: [] },
-    commentCount: face.card.comment_count,
+    likes: { likeCount: view.row.like_count, likedBy, dislikedBy: [] },
+    commentCount: view.row.comment_count,
     likedByViewer: liked,
     bookmarkedByViewer: bookmarked,
   };
-  if (!liked && !bookmarked) return withJson(post, [face.json]);
-  const { json, likedByAt, flagsAt } = face;
+  if (!liked && !bookmarked) return withJson(post, [view.json]);
+  const { json, likedByAt, flagsAt } = view;
   return withJson(post, [
     json.subarray(0, likedByAt),
     liked ? likedByJsonOf(viewer) : NOBODY,

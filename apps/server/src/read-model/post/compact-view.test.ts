@@ -1,9 +1,9 @@
 import type { UserStub } from '@perch/contract';
 import { describe, expect, it } from 'vitest';
 import { answerJson, withJson } from '../../lib/serialized';
-import { packFace, unpackFace } from './packed-cards';
-import { faceOf, faceToPost, keptFace } from './posts.mapper';
-import type { PostRecord } from './posts.repository';
+import { compactView, expandView } from './compact-view';
+import { viewOf, presentPost, cachedView } from './view';
+import type { PostRecord } from '../../modules/posts/posts.repository';
 
 const record: PostRecord = {
   id: '01JD0000000000000000000000',
@@ -53,18 +53,18 @@ const records: Record<string, PostRecord> = {
   },
 };
 
-describe('a packed card', () => {
+describe('a compact card', () => {
   for (const [name, row] of Object.entries(records)) {
-    it(`unpacks to the face it was packed from: ${name}`, () => {
-      const face = keptFace(faceOf(row, author));
-      const packed = packFace(face);
+    it(`unpacks to the view it was compact from: ${name}`, () => {
+      const view = cachedView(viewOf(row, author));
+      const compact = compactView(view);
       // One byte a character: the string holds the JSON's UTF-8 bytes, not its text.
-      expect(packed.json.length).toBe(face.json.length);
-      const unpacked = unpackFace(row.id, packed);
+      expect(compact.json.length).toBe(view.json.length);
+      const expanded = expandView(row.id, compact);
 
-      expect(unpacked.json.equals(face.json)).toBe(true);
-      expect(unpacked.shared).toEqual(face.shared);
-      expect(unpacked.card).toEqual({
+      expect(expanded.json.equals(view.json)).toBe(true);
+      expect(expanded.shared).toEqual(view.shared);
+      expect(expanded.row).toEqual({
         id: row.id,
         user_id: row.user_id,
         created_at: row.created_at,
@@ -73,8 +73,8 @@ describe('a packed card', () => {
       });
       for (const reader of readers) {
         for (const [liked, bookmarked] of flags) {
-          const expected = faceToPost(face, liked, bookmarked, reader);
-          const post = faceToPost(unpacked, liked, bookmarked, reader);
+          const expected = presentPost(view, liked, bookmarked, reader);
+          const post = presentPost(expanded, liked, bookmarked, reader);
           expect(String(answerJson(post))).toBe(String(answerJson(expected)));
           expect(post).toEqual(expected);
         }

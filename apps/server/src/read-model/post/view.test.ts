@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerJson, withJson } from '../../lib/serialized';
-import { faceOf, faceToPost, keptFace } from './posts.mapper';
+import { viewOf, presentPost, cachedView } from './view';
 import type { UserStub } from '@perch/contract';
-import type { PostRecord } from './posts.repository';
+import type { PostRecord } from '../../modules/posts/posts.repository';
 
 /** The answer as text, whether it was written as a string or as bytes. */
 const stringifyAnswer = (payload: unknown) => String(answerJson(payload));
@@ -80,24 +80,24 @@ describe("a post's serialized JSON", () => {
     },
   ];
 
-  // Kept stubs carry their JSON (member-stubs.ts); a face uses it for its author.
+  // Kept stubs carry their JSON (member-stubs.ts); a view uses it for its author.
   const keptAuthor = withJson({ ...author }, JSON.stringify(author));
 
   for (const { name, card: row, liked, bookmarked, reader } of cases) {
     it(`is exactly the post object's JSON: ${name}`, () => {
-      const post = faceToPost(faceOf(row, keptAuthor), liked, bookmarked, reader);
+      const post = presentPost(viewOf(row, keptAuthor), liked, bookmarked, reader);
       const plain: unknown = structuredClone(post);
       expect(stringifyAnswer(post)).toBe(JSON.stringify(plain));
       expect(stringifyAnswer({ posts: [post, post], nextCursor: null })).toBe(
         JSON.stringify({ posts: [plain, plain], nextCursor: null }),
       );
       expect(JSON.parse(stringifyAnswer(post))).toEqual(plain);
-      expect(stringifyAnswer(faceToPost(faceOf(row, author), liked, bookmarked, reader))).toBe(
+      expect(stringifyAnswer(presentPost(viewOf(row, author), liked, bookmarked, reader))).toBe(
         stringifyAnswer(post),
       );
-      const kept = keptFace(faceOf(row, keptAuthor));
+      const kept = cachedView(viewOf(row, keptAuthor));
       expect(kept.json.buffer.byteLength).toBe(kept.json.length);
-      expect(stringifyAnswer(faceToPost(kept, liked, bookmarked, reader))).toBe(
+      expect(stringifyAnswer(presentPost(kept, liked, bookmarked, reader))).toBe(
         stringifyAnswer(post),
       );
     });

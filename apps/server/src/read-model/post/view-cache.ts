@@ -4,9 +4,9 @@ import { LRUCache } from 'lru-cache';
 import { idListValue } from '../../platform/db/dialect';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
 import type { Database } from '../../platform/db/schema';
-import { packFace, unpackFace, type PackedCard } from './packed-cards';
-import { faceOf, keptFace, type PostFace } from './posts.mapper';
-import { postsAmong, postsAtRows, type PostRecord } from './posts.repository';
+import { compactView, expandView, type CompactView } from './compact-view';
+import { viewOf, cachedView, type PostView } from './view';
+import { postsAmong, postsAtRows, type PostRecord } from '../../modules/posts/posts.repository';
 
 type Db = Kysely<Database>;
 
@@ -33,19 +33,19 @@ function recentIds(max: number) {
   };
 }
 
-/** A card kept whole, and how often it was read since. */
-interface WholeCard {
-  face: PostFace;
+/** A card kept full, and how often it was read since. */
+interface FullView {
+  view: PostView;
   reads: number;
 }
 
-export interface PostCardsDeps {
+export interface PostViewCacheDeps {
   /** Where cards are read from (a read-only connection on SQLite). */
   reads: Db;
-  /** Cards kept whole. */
+  /** Cards kept full. */
   max: number;
-  /** Cards kept packed (see PackedCard) once they no longer fit among those kept whole. */
-  packedMax: number;
+  /** Cards kept compact (see CompactView) once they no longer fit among those kept full. */
+  compactMax: number;
   /** The members' stubs, kept apart: a card shows its author's. */
   authors: { of(ids: readonly string[]): Promise<UserStub[]> };
 }
@@ -56,62 +56,64 @@ export interface PostCardsDeps {
  * deleted): the read model's invalidation table drops the cards those events name, in the process
  * that made the change at commit and in the others when the relay hands them on.
  */
-export function createPostCards({ reads, max, packedMax, authors }: PostCardsDeps) {
-  // The cards read least lately, packed: they take less than half the memory of a face, and
-  // unpacking one costs a third of reading its row again.
-  const packed =
-    packedMax > 0 ? keptUntilChanged(new LRUCache<string, PackedCard>({ max: packedMax })) : null;
-  const whole = new LRUCache<string, WholeCard>({
+export function createPostViewCache({ reads, max, compactMax, authors }: PostViewCacheDeps) {
+  // The cards read least lately, compact: they take less than half the memory of a view, and
+  // expanding one costs a third of reading its row again.
+  const compact =
+    compactMax > 0
+      ? keptUntilChanged(new LRUCache<string, CompactView>({ max: compactMax }))
+      : null;
+  const full = new LRUCache<string, FullView>({
     max,
     dispose: (kept, id, reason) => {
       // A card pushed out is current (a change drops it instead), so it is kept whatever the mark.
-      if (reason === 'evict') packed?.keep(packed.mark(), id, packFace(kept.face));
+      if (reason === 'evict') compact?.keep(compact.mark(), id, compactView(kept.view));
     },
   });
-  const cards = keptUntilChanged(whole);
+  const cards = keptUntilChanged(full);
   // A card is kept on its second read: most cards of a list read once (a search's, a tag page's)
   // are never read again, and keeping them would only churn the cache and the heap.
   const seen = recentIds(max);
 
-  /** The reads a packed card must pass to be kept whole again: those of the card it would push out. */
+  /** The reads a compact card must pass to be kept full again: those of the card it would push out. */
   function readsToBeKeptWhole(): number {
-    return whole.size < max ? 0 : (whole.rvalues().next().value?.reads ?? 0);
+    return full.size < max ? 0 : (full.rvalues().next().value?.reads ?? 0);
   }
 
   /**
-   * The kept card of `id`, whole or unpacked. A packed card is kept whole again once it was read
-   * more often since it was packed than the card it would push out since that one was kept: the
+   * The kept card of `id`, full or expanded. A compact card is kept full again once it was read
+   * more often since it was compact than the card it would push out since that one was kept: the
    * cards a list reads over and over (a tag's first page) come back after lists read a few times
    * each pushed them out, while cards read about as often as the others stay where they are
-   * instead of trading places on every read (a card moved costs more than one unpacked).
+   * instead of trading places on every read (a card moved costs more than one expanded).
    */
-  function keptCard(id: string): PostFace | undefined {
+  function cachedViewOf(id: string): PostView | undefined {
     const kept = cards.get(id);
     if (kept) {
       kept.reads += 1;
-      return kept.face;
+      return kept.view;
     }
-    if (!packed) return undefined;
-    const folded = packed.get(id);
+    if (!compact) return undefined;
+    const folded = compact.get(id);
     if (!folded) return undefined;
     folded.reads += 1;
-    const face = unpackFace(id, folded);
+    const view = expandView(id, folded);
     if (folded.reads > readsToBeKeptWhole()) {
-      packed.forget(id);
-      cards.keep(cards.mark(), id, { face: keptFace(face), reads: folded.reads });
+      compact.forget(id);
+      cards.keep(cards.mark(), id, { view: cachedView(view), reads: folded.reads });
     }
-    return face;
+    return view;
   }
 
   /** Drops `id`'s card from both. */
   function forget(id: string): void {
     cards.forget(id);
-    packed?.forget(id);
+    compact?.forget(id);
   }
 
   function forgetAll(): void {
     cards.forgetAll();
-    packed?.forgetAll();
+    compact?.forgetAll();
   }
 
   // Counts the changes that may change what a search finds (an edit, a deletion, an account's
@@ -126,26 +128,26 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
     return read.filter((row) => wanted.has(row.id));
   }
 
-  /** The faces of the posts read, those whose author is gone meanwhile left out. */
-  async function facesOf(posts: PostRecord[]): Promise<PostFace[]> {
+  /** The views of the posts read, those whose author is gone meanwhile left out. */
+  async function viewsOf(posts: PostRecord[]): Promise<PostView[]> {
     const stubs = await authors.of([...new Set(posts.map((post) => post.user_id))]);
     const byId = new Map(stubs.map((stub) => [stub.id, stub]));
-    const faces: PostFace[] = [];
+    const views: PostView[] = [];
     for (const post of posts) {
       const author = byId.get(post.user_id);
-      if (author) faces.push(faceOf(post, author));
+      if (author) views.push(viewOf(post, author));
     }
-    return faces;
+    return views;
   }
 
-  /** The faces of posts read since `mark`, each kept on its second read. */
-  async function facesRead(mark: number, posts: PostRecord[]): Promise<PostFace[]> {
-    const faces = await facesOf(posts);
-    for (const face of faces) {
-      if (seen.met(face.card.id))
-        cards.keep(mark, face.card.id, { face: keptFace(face), reads: 0 });
+  /** The views of posts read since `mark`, each kept on its second read. */
+  async function viewsRead(mark: number, posts: PostRecord[]): Promise<PostView[]> {
+    const views = await viewsOf(posts);
+    for (const view of views) {
+      if (seen.met(view.row.id))
+        cards.keep(mark, view.row.id, { view: cachedView(view), reads: 0 });
     }
-    return faces;
+    return views;
   }
 
   return {
@@ -157,12 +159,12 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
     async of(
       ids: readonly string[],
       rows: readonly number[] | null = null,
-    ): Promise<Map<string, PostFace>> {
-      const found = new Map<string, PostFace>();
+    ): Promise<Map<string, PostView>> {
+      const found = new Map<string, PostView>();
       const missing: string[] = [];
       const missingRows: number[] = [];
       ids.forEach((id, index) => {
-        const card = keptCard(id);
+        const card = cachedViewOf(id);
         if (card) found.set(id, card);
         else {
           missing.push(id);
@@ -172,58 +174,58 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
       if (missing.length === 0) return found;
       const mark = cards.mark();
       const read = await readPosts(missing, rows ? missingRows : null);
-      for (const face of await facesRead(mark, read)) found.set(face.card.id, face);
+      for (const view of await viewsRead(mark, read)) found.set(view.row.id, view);
       return found;
     },
     /**
-     * The faces of `posts`, rows a list read with every column of their cards (see
-     * authorPostRows), in their order: kept faces where kept, the others built from the rows and
-     * not kept. Such a list has the rows in hand, so keeping their faces would spare it little,
+     * The views of `posts`, rows a list read with every column of their cards (see
+     * authorPostRows), in their order: kept views where kept, the others built from the rows and
+     * not kept. Such a list has the rows in hand, so keeping their views would spare it little,
      * while a stranger's posts read a few times each would push out the cards other lists read:
      * on 1,000,000 posts a member's page then took about a quarter less CPU, and the server 30 MB
      * less memory. Posts whose author is gone are left out.
      */
-    async fromRows(posts: readonly PostRecord[]): Promise<PostFace[]> {
-      const kept = new Map<string, PostFace>();
+    async fromRows(posts: readonly PostRecord[]): Promise<PostView[]> {
+      const kept = new Map<string, PostView>();
       const missing: PostRecord[] = [];
       for (const post of posts) {
-        const card = keptCard(post.id);
+        const card = cachedViewOf(post.id);
         if (card) kept.set(post.id, card);
         else missing.push(post);
       }
       if (missing.length > 0) {
-        for (const face of await facesOf(missing)) kept.set(face.card.id, face);
+        for (const view of await viewsOf(missing)) kept.set(view.row.id, view);
       }
-      const faces: PostFace[] = [];
+      const views: PostView[] = [];
       for (const post of posts) {
-        const face = kept.get(post.id);
-        if (face) faces.push(face);
+        const view = kept.get(post.id);
+        if (view) views.push(view);
       }
-      return faces;
+      return views;
     },
     /**
-     * The face of a post just written, from its row as written and its author's kept stub
+     * The view of a post just written, from its row as written and its author's kept stub
      * (undefined if the author is gone). Not kept: a post is kept on its second read, as any.
      */
-    async written(post: PostRecord): Promise<PostFace | undefined> {
-      const [face] = await facesOf([post]);
-      return face;
+    async written(post: PostRecord): Promise<PostView | undefined> {
+      const [view] = await viewsOf([post]);
+      return view;
     },
     forget,
     /** After a post's text changed or the post went, in this process: drops its card. */
-    rewritten(postId: string): void {
+    rewritten: (postId: string): void => {
       rewrites += 1;
       forget(postId);
     },
     /** Drops every card (after a member's account was deleted). */
-    forgetAll(): void {
+    forgetAll: (): void => {
       rewrites += 1;
       forgetAll();
     },
     /** Drops every card of the member's posts (their name or picture changed). */
-    forgetAuthor(userId: string): void {
-      cards.forgetWhere((kept) => kept.face.card.user_id === userId);
-      packed?.forgetWhere((card) => card.userId === userId);
+    forgetAuthor: (userId: string): void => {
+      cards.forgetWhere((kept) => kept.view.row.user_id === userId);
+      compact?.forgetWhere((card) => card.userId === userId);
     },
     /**
      * How many posts' texts changed or posts went, as far as this process knows (its own writes at
@@ -234,4 +236,4 @@ export function createPostCards({ reads, max, packedMax, authors }: PostCardsDep
   };
 }
 
-export type PostCards = ReturnType<typeof createPostCards>;
+export type PostViewCache = ReturnType<typeof createPostViewCache>;

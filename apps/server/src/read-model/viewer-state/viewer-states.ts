@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import { idListValue, sqlBoolean } from '../../platform/db/dialect';
 import type { Database } from '../../platform/db/schema';
 import { keptPerMember } from '../../lib/kept-until-changed';
-import { bookmarkedPostIds, flagsAmong, likedPostIds } from './posts.repository';
+import { bookmarkedPostIds, flagsAmong, likedPostIds } from '../../modules/posts/posts.repository';
 
 type Db = Kysely<Database>;
 
 /** What a reader did to a post: the card's flags. */
-export interface Flags {
+export interface ViewerState {
   liked: boolean;
   bookmarked: boolean;
 }
@@ -17,7 +17,7 @@ interface Marks {
   bookmarked: ReadonlySet<string>;
 }
 
-export interface ReaderFlagsDeps {
+export interface ViewerStatesDeps {
   reads: Db;
   /** Post ids kept over all members (each member's likes and bookmarks count). */
   maxIds: number;
@@ -25,14 +25,14 @@ export interface ReaderFlagsDeps {
   maxPerMember: number;
 }
 
-const NONE: Flags = { liked: false, bookmarked: false };
+const NONE: ViewerState = { liked: false, bookmarked: false };
 
 /**
  * Which posts each recent reader liked and bookmarked, kept in memory: a page's flags then cost no
  * query. A member's marks are read once (two index ranges) and dropped when they like, unlike,
  * bookmark or unbookmark (see the read model's invalidation table). Members with very many marks are asked per page instead.
  */
-export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDeps) {
+export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStatesDeps) {
   const marks = keptPerMember<Marks>({
     maxRecords: maxIds,
     maxPerMember,
@@ -54,8 +54,8 @@ export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDe
 
   return {
     /** The reader's flags for each of `ids`. */
-    async of(userId: string, ids: readonly string[]): Promise<Map<string, Flags>> {
-      const flags = new Map<string, Flags>();
+    async of(userId: string, ids: readonly string[]): Promise<Map<string, ViewerState>> {
+      const flags = new Map<string, ViewerState>();
       if (ids.length === 0) return flags;
       const known = await marks.of(userId);
       if (known) {
@@ -75,4 +75,4 @@ export function createReaderFlags({ reads, maxIds, maxPerMember }: ReaderFlagsDe
   };
 }
 
-export type ReaderFlags = ReturnType<typeof createReaderFlags>;
+export type ViewerStates = ReturnType<typeof createViewerStates>;

@@ -1,0 +1,60 @@
+import type { Post, PostInput } from '@perch/contract';
+import type { Viewer } from '../../lib/viewer';
+import { newId } from '../../lib/ids';
+import { recordMentions } from '../discovery/entities.service';
+import { encodeEntities } from '../discovery/entities.codec';
+import { readPost } from './open';
+import { altTextOf, type PostsDeps } from './posts.deps';
+import * as writes from './posts.writes';
+
+/** A new post by the viewer. With an idempotency key, a retry answers the post the first made. */
+export async function createPost(
+  deps: PostsDeps,
+  viewer: Viewer,
+  input: PostInput,
+  idempotencyKey?: string,
+): Promise<Post> {
+  const { transact, idempotency, media, entities, timelines, presenter } = deps;
+  const now = Date.now();
+  const made = await transact(async (trx, events): Promise<string | writes.NewPost> => {
+    const id = newId(now);
+    if (idempotencyKey !== undefined) {
+      const earlier = await idempotency.replayed(trx, viewer.id, idempotencyKey, 'post');
+      if (earlier !== null) return earlier;
+    }
+    await media.assertUsable(trx, viewer.id, input.mediaURL);
+    const content = input.content ?? '';
+    const found = await entities.resolve(trx, content);
+    const row = {
+      id,
+      user_id: viewer.id,
+      content,
+      entities: encodeEntities(found),
+      media_url: input.mediaURL ?? null,
+      media_alt: input.mediaURL ? altTextOf(input.mediaAlt) : null,
+      created_at: now,
+    };
+    await writes.insertPost(trx, row);
+    await writes.adjustPostsCount(trx, viewer.id, 1);
+    const mentioned = await entities.record(trx, 'post', {
+      id,
+      authorId: viewer.id,
+      createdAt: now,
+      entities: found,
+      fresh: true,
+    });
+    await timelines.posted(trx, viewer.id, id);
+    events.record({ type: 'post.created', payload: { postId: id, authorId: viewer.id } });
+    recordMentions(events, { postId: id, commentId: null, authorId: viewer.id }, mentioned);
+    if (idempotencyKey !== undefined) {
+      await idempotency.made(trx, viewer.id, idempotencyKey, { post_id: id });
+    }
+    return row;
+  });
+  // A retry answers the post the first request made, as it is now.
+  if (typeof made === 'string') return readPost(deps, made, viewer);
+  // Answered from the record as written rather than read back (see docs/decisions).
+  return (
+    (await presenter.written(writes.writtenRecord(made), viewer)) ?? readPost(deps, made.id, viewer)
+  );
+}

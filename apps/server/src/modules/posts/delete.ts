@@ -1,0 +1,23 @@
+import { ErrorMessages } from '@perch/contract';
+import type { Viewer } from '../../lib/viewer';
+import { badRequest } from '../../lib/errors';
+import { lockedPost } from './open';
+import type { PostsDeps } from './posts.deps';
+import * as writes from './posts.writes';
+
+/** The viewer deletes their post; its likes, comments and bookmarks go with it. */
+export async function deletePost(deps: PostsDeps, viewer: Viewer, postId: string): Promise<void> {
+  const { transact, entities } = deps;
+  await transact(async (trx, events) => {
+    const post = await lockedPost(deps, trx, postId, viewer, 'none');
+    if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.deletePostNotOwner);
+    // The author's row, then the tags' rows: the order a new post takes them in.
+    await writes.adjustPostsCount(trx, viewer.id, -1);
+    await entities.forgetPost(trx, postId);
+    await writes.deletePost(trx, postId);
+    events.record({
+      type: 'post.deleted',
+      payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
+    });
+  });
+}

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema';
+import type { Transact } from '../../platform/events/transactions';
+import type { PostPresenter } from '../../read-model/post/presenter';
+import type { MediaService } from '../media/media.service';
+import type { IdempotencyService } from '../idempotency/idempotency.service';
+import type { HiddenMembers } from '../safety/hidden-members';
+import type { UsersService } from '../users/users.service';
+import type { EntitiesService } from '../discovery/entities.service';
+import type { TimelinesService } from '../timelines/timelines.service';
+import type { UserStub } from '@perch/contract';
+
+export type Db = Kysely<Database>;
+
+export interface PostsServiceDeps {
+  db: Db;
+  /** Where lists are read (a read-only connection on SQLite); db by default. */
+  reads?: Db;
+  timelines: Pick<TimelinesService, 'page' | 'posted'>;
+  /** Posts as the API shows them. */
+  presenter: PostPresenter;
+  /** Member summaries: the author of a post read for a change (in its transaction). */
+  authors: { of(ids: readonly string[], within?: Db): Promise<UserStub[]> };
+  transact: Transact;
+  media: Pick<MediaService, 'assertUsable'>;
+  users: Pick<UsersService, 'idOf' | 'followsNearlyEveryone'>;
+  entities: Pick<EntitiesService, 'resolve' | 'record' | 'forgetPost'>;
+  /** Whose posts each viewer does not see, and which posts they may not touch. */
+  hidden: Pick<HiddenMembers, 'hiddenFor' | 'separated' | 'isBlockedEitherWay'>;
+  /** Creates sent again with the same Idempotency-Key answer the first one's post. */
+  idempotency: Pick<IdempotencyService, 'replayed' | 'made'>;
+}
+
+/** The deps with `reads` settled. */
+export type PostsDeps = PostsServiceDeps & { reads: Db };
+
+/** An image description as stored: spaces around it dropped, none for an empty one. */
+export function altTextOf(text: string | null | undefined): string | null {
+  const trimmed = text?.trim() ?? '';
+  return trimmed === '' ? null : trimmed;
+}

@@ -1,0 +1,65 @@
+import type { PostViewCache } from './view-cache';
+import type { PostView } from './view';
+import type { ViewerState, ViewerStates } from '../viewer-state/viewer-states';
+
+/** A page's post: its card and the reader's flags. */
+export interface ListedPost {
+  view: PostView;
+  liked: unknown;
+  bookmarked: unknown;
+}
+
+/** A page of posts read by a query, and whether more follow it. */
+export interface ListedPage {
+  posts: ListedPost[];
+  more: boolean;
+}
+
+function flagged(
+  views: readonly PostView[],
+  marks: ReadonlyMap<string, ViewerState>,
+): ListedPost[] {
+  return views.map((view) => {
+    const mark = marks.get(view.row.id);
+    return { view, liked: mark?.liked ?? false, bookmarked: mark?.bookmarked ?? false };
+  });
+}
+
+/**
+ * Turns a page of post ids into posts: cards from the card cache, the reader's flags from their kept
+ * marks. Posts deleted meanwhile are left out. `rows` are the ids' rowids when the list read them
+ * (see PostViewCache.of).
+ */
+export function createHydrator(cards: Pick<PostViewCache, 'of'>, flags: Pick<ViewerStates, 'of'>) {
+  return async function hydrate(
+    ids: readonly string[],
+    viewerId: string | null,
+    rows: readonly number[] | null = null,
+  ): Promise<ListedPost[]> {
+    const [views, marks] = await Promise.all([
+      cards.of(ids, rows),
+      viewerId === null ? new Map<string, ViewerState>() : flags.of(viewerId, ids),
+    ]);
+    const found: PostView[] = [];
+    for (const id of ids) {
+      const view = views.get(id);
+      if (view) found.push(view);
+    }
+    return flagged(found, marks);
+  };
+}
+
+export type Hydrate = ReturnType<typeof createHydrator>;
+
+/** Posts whose views are at hand (read with their rows), with the reader's flags. */
+export function createStateHydrator(flags: Pick<ViewerStates, 'of'>) {
+  return async function withViewerStates(
+    views: readonly PostView[],
+    viewerId: string | null,
+  ): Promise<ListedPost[]> {
+    const ids = views.map((view) => view.row.id);
+    const marks =
+      viewerId === null ? new Map<string, ViewerState>() : await flags.of(viewerId, ids);
+    return flagged(views, marks);
+  };
+}
