@@ -15,6 +15,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerOf, withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../lib/viewer';
+import type { VoteDirection } from './vote';
 
 export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { comments, posts, embeds } = app.services;
@@ -101,26 +102,29 @@ export const commentsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  for (const direction of ['up', 'down'] as const) {
-    app.post(
-      `/${direction}vote/:postId/:commentId`,
-      {
-        ...auth,
-        schema: {
-          params: commentParamsSchema,
-          response: { 201: commentVoteResponseSchema },
-          summary: `${direction === 'up' ? 'Upvote' : 'Downvote'} a comment`,
-        },
-      },
-      async (req, reply) => {
-        const viewer = viewerOf(req);
-        const { postId, commentId } = req.params;
-        const comment = await comments.vote(viewer, postId, commentId, direction);
-        const body = await withFirstPage(req, { comment }, 'comments', () =>
-          comments.firstPage(postId, viewer),
-        );
-        return reply.status(201).send(body);
-      },
-    );
-  }
+  for (const direction of ['up', 'down'] as const) voteRoute(app, direction);
 };
+
+/** Upvote and downvote: the comment as counted after the vote, with the post's first page. */
+function voteRoute(app: Parameters<FastifyPluginAsyncZod>[0], direction: VoteDirection): void {
+  app.post(
+    `/${direction}vote/:postId/:commentId`,
+    {
+      preHandler: app.authenticate,
+      schema: {
+        params: commentParamsSchema,
+        response: { 201: commentVoteResponseSchema },
+        summary: `${direction === 'up' ? 'Upvote' : 'Downvote'} a comment`,
+      },
+    },
+    async (req, reply) => {
+      const viewer = viewerOf(req);
+      const { postId, commentId } = req.params;
+      const comment = await app.services.comments.vote(viewer, postId, commentId, direction);
+      const body = await withFirstPage(req, { comment }, 'comments', () =>
+        app.services.comments.firstPage(postId, viewer),
+      );
+      return reply.status(201).send(body);
+    },
+  );
+}
