@@ -1,5 +1,5 @@
 import type { User } from '@perch/contract';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Avatar } from '../../shared/components/Avatar';
 import { SearchIcon } from '../../shared/components/icons';
@@ -12,6 +12,87 @@ import { useUserSearchQuery } from '../../entities/member/users.queries';
 
 /** Pause in typing before the server is asked. */
 export const SEARCH_DEBOUNCE_MS = 200;
+
+/** Closes the dropdown on a press outside the search box while it is open. */
+function useCloseOnPointerOutside(
+  expanded: boolean,
+  containerRef: RefObject<HTMLDivElement | null>,
+  setOpen: (open: boolean) => void,
+) {
+  useEffect(() => {
+    if (!expanded) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target instanceof Node && containerRef.current?.contains(event.target)) return;
+      setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [expanded, containerRef, setOpen]);
+}
+
+interface SearchPopupProps {
+  /** The list's id while it shows matches, else null (a message shows instead). */
+  listboxId: string | null;
+  users: User[];
+  activeIndex: number;
+  optionId: (user: User) => string;
+  message: string | null;
+  onActivate: (userId: string) => void;
+  onChoose: (user: User) => void;
+}
+
+/** The dropdown: the matching members, or why there are none (or that they are on their way). */
+function SearchPopup({
+  listboxId,
+  users,
+  activeIndex,
+  optionId,
+  message,
+  onActivate,
+  onChoose,
+}: SearchPopupProps) {
+  return (
+    <div className="user-search__popup">
+      {listboxId !== null ? (
+        <ul id={listboxId} role="listbox" aria-label="Matching users" className="user-search__list">
+          {users.map((user, index) => (
+            <li
+              key={user._id}
+              id={optionId(user)}
+              role="option"
+              aria-selected={index === activeIndex}
+              className="user-search__option"
+              // Keeps focus in the box so the click lands on the option.
+              onMouseDown={(event) => {
+                event.preventDefault();
+              }}
+              onMouseMove={() => {
+                if (index !== activeIndex) onActivate(user._id);
+              }}
+              onClick={() => {
+                onChoose(user);
+              }}
+            >
+              <Avatar src={user.avatarURL} size="sm" />
+              <span className="user-search__names">
+                <span className="user-search__name">
+                  {user.firstName} {user.lastName}
+                </span>
+                <span className="user-search__username">@{user.username}</span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="user-search__message" role="status">
+          {message ?? <span className="user-search__searching">Searching…</span>}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /**
  * Search box with a dropdown of matching members (a combobox): shown only while the box holds
@@ -36,23 +117,16 @@ export function UserSearch() {
   const activeIndex = users.findIndex((user) => user._id === activeId);
   const optionId = (user: User) => `${listboxId}-${user._id}`;
 
-  useEffect(() => {
-    if (!expanded) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (event.target instanceof Node && containerRef.current?.contains(event.target)) return;
-      setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-    };
-  }, [expanded]);
+  useCloseOnPointerOutside(expanded, containerRef, setOpen);
 
-  const choose = (user: User) => {
+  const leave = (path: string) => {
     setQuery('');
     setOpen(false);
     setActiveId(null);
-    void navigate(profilePath(user.username));
+    void navigate(path);
+  };
+  const choose = (user: User) => {
+    leave(profilePath(user.username));
   };
 
   const move = (step: 1 | -1) => {
@@ -82,10 +156,7 @@ export function UserSearch() {
         } else if (text !== '') {
           // No match picked: search posts, members and tags for the text.
           event.preventDefault();
-          setQuery('');
-          setOpen(false);
-          setActiveId(null);
-          void navigate(searchPath(text));
+          leave(searchPath(text));
         }
         return;
       }
@@ -109,9 +180,12 @@ export function UserSearch() {
 
   // 'User not found!' only once the server answered for the text now in the box.
   const current = debounced === text && !search.isPlaceholderData;
-  let message: string | null = null;
-  if (current && search.isError) message = search.error.message;
-  else if (current && answered) message = usersMessages.searchEmpty;
+  const message =
+    current && search.isError
+      ? search.error.message
+      : current && answered
+        ? usersMessages.searchEmpty
+        : null;
 
   return (
     <div role="search" className="user-search" ref={containerRef}>
@@ -146,48 +220,15 @@ export function UserSearch() {
         onKeyDown={handleKeyDown}
       />
       {expanded && (
-        <div className="user-search__popup">
-          {showList ? (
-            <ul
-              id={listboxId}
-              role="listbox"
-              aria-label="Matching users"
-              className="user-search__list"
-            >
-              {users.map((user, index) => (
-                <li
-                  key={user._id}
-                  id={optionId(user)}
-                  role="option"
-                  aria-selected={index === activeIndex}
-                  className="user-search__option"
-                  // Keeps focus in the box so the click lands on the option.
-                  onMouseDown={(event) => {
-                    event.preventDefault();
-                  }}
-                  onMouseMove={() => {
-                    if (index !== activeIndex) setActiveId(user._id);
-                  }}
-                  onClick={() => {
-                    choose(user);
-                  }}
-                >
-                  <Avatar src={user.avatarURL} size="sm" />
-                  <span className="user-search__names">
-                    <span className="user-search__name">
-                      {user.firstName} {user.lastName}
-                    </span>
-                    <span className="user-search__username">@{user.username}</span>
-                  </span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="user-search__message" role="status">
-              {message ?? <span className="user-search__searching">Searching…</span>}
-            </p>
-          )}
-        </div>
+        <SearchPopup
+          listboxId={showList ? listboxId : null}
+          users={users}
+          activeIndex={activeIndex}
+          optionId={optionId}
+          message={message}
+          onActivate={setActiveId}
+          onChoose={choose}
+        />
       )}
     </div>
   );

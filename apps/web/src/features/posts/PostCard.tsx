@@ -92,6 +92,146 @@ function PostImage({
   );
 }
 
+interface CardHeaderProps {
+  post: Post;
+  nameId: string;
+  fullName: string;
+  isOwn: boolean;
+  onEdit: () => void;
+}
+
+/** The author, the date, and on the member's own post the Edit and Delete menu. */
+function CardHeader({ post, nameId, fullName, isOwn, onEdit }: CardHeaderProps) {
+  const remove = useDeletePost();
+  const { author } = post;
+  const date = formatPostDate(post.createdAt);
+  return (
+    <header className="post-card__header">
+      <Link
+        to={profilePath(author.username)}
+        className="post-card__avatar"
+        tabIndex={-1}
+        aria-hidden="true"
+      >
+        <Avatar src={author.avatarURL} size="md" />
+      </Link>
+      <div className="post-card__names">
+        <Link to={profilePath(author.username)} id={nameId} className="post-card__name">
+          {fullName}
+        </Link>
+        <p className="post-card__byline">
+          <span className="post-card__username">@{author.username}</span>
+          <span aria-hidden="true">·</span>
+          <time className="post-card__date" dateTime={post.createdAt}>
+            {date}
+          </time>
+        </p>
+      </div>
+      {isOwn && (
+        <ActionMenu
+          label="Post menu"
+          className="post-card__menu"
+          trigger={<MoreIcon size={20} />}
+          items={[
+            {
+              label: 'Edit',
+              icon: <EditIcon size={18} />,
+              onSelect: onEdit,
+            },
+            {
+              label: 'Delete',
+              icon: <TrashIcon size={18} />,
+              danger: true,
+              onSelect: () => {
+                remove(post._id);
+              },
+            },
+          ]}
+        />
+      )}
+    </header>
+  );
+}
+
+interface CardActionsProps {
+  post: Post;
+  liked: boolean;
+  commentsOpen: boolean;
+  onCommentsOpenChange: (open: boolean) => void;
+  commentsId: string;
+}
+
+/** Like, Comments and Bookmark, with their counts. */
+function CardActions({
+  post,
+  liked,
+  commentsOpen,
+  onCommentsOpenChange,
+  commentsId,
+}: CardActionsProps) {
+  const likeCountId = useId();
+  const commentCountId = useId();
+  const like = useToggleLike(post._id);
+  const bookmark = useToggleBookmark(post._id);
+  const bookmarked = post.bookmarkedByViewer;
+  return (
+    <footer className="post-card__actions">
+      <button
+        type="button"
+        className={['post-action', 'post-action--like', liked && 'post-action--active']
+          .filter(Boolean)
+          .join(' ')}
+        aria-label={liked ? 'Unlike' : 'Like'}
+        aria-pressed={liked}
+        aria-describedby={likeCountId}
+        onClick={() => {
+          like.mutate(liked ? 'dislike' : 'like');
+        }}
+      >
+        <HeartIcon size={20} fill={liked ? 'currentColor' : 'none'} />
+        <span id={likeCountId} className="post-action__count">
+          {post.likes.likeCount}
+          <span className="visually-hidden">{post.likes.likeCount === 1 ? ' like' : ' likes'}</span>
+        </span>
+      </button>
+      <button
+        type="button"
+        className={['post-action', 'post-action--comments', commentsOpen && 'post-action--open']
+          .filter(Boolean)
+          .join(' ')}
+        aria-label="Comments"
+        aria-expanded={commentsOpen}
+        aria-controls={commentsOpen ? commentsId : undefined}
+        aria-describedby={commentCountId}
+        onClick={() => {
+          onCommentsOpenChange(!commentsOpen);
+        }}
+      >
+        <CommentIcon size={20} />
+        <span id={commentCountId} className="post-action__count">
+          {post.commentCount}
+          <span className="visually-hidden">
+            {post.commentCount === 1 ? ' comment' : ' comments'}
+          </span>
+        </span>
+      </button>
+      <button
+        type="button"
+        className={['post-action', 'post-action--bookmark', bookmarked && 'post-action--active']
+          .filter(Boolean)
+          .join(' ')}
+        aria-label={bookmarked ? 'Remove bookmark' : 'Bookmark'}
+        aria-pressed={bookmarked}
+        onClick={() => {
+          bookmark.mutate(bookmarked ? 'remove' : 'add');
+        }}
+      >
+        <BookmarkIcon size={20} fill={bookmarked ? 'currentColor' : 'none'} />
+      </button>
+    </footer>
+  );
+}
+
 function CardBody({
   post,
   commentsOpen,
@@ -101,19 +241,12 @@ function CardBody({
   const { user } = useRequiredSession();
   const [editing, setEditing] = useState(false);
   const nameId = useId();
-  const likeCountId = useId();
   const commentsId = useId();
-  const commentCountId = useId();
-  const like = useToggleLike(post._id);
-  const bookmark = useToggleBookmark(post._id);
-  const remove = useDeletePost();
 
   const { author } = post;
   const fullName = `${author.firstName} ${author.lastName}`.trim() || author.username;
   const liked = isLikedBy(post, user.username);
-  const bookmarked = post.bookmarkedByViewer;
   const isOwn = post.userId === user._id || post.username === user.username;
-  const date = formatPostDate(post.createdAt);
 
   return (
     <article
@@ -124,52 +257,15 @@ function CardBody({
       aria-posinset={position?.index}
       aria-setsize={position?.total}
     >
-      <header className="post-card__header">
-        <Link
-          to={profilePath(author.username)}
-          className="post-card__avatar"
-          tabIndex={-1}
-          aria-hidden="true"
-        >
-          <Avatar src={author.avatarURL} size="md" />
-        </Link>
-        <div className="post-card__names">
-          <Link to={profilePath(author.username)} id={nameId} className="post-card__name">
-            {fullName}
-          </Link>
-          <p className="post-card__byline">
-            <span className="post-card__username">@{author.username}</span>
-            <span aria-hidden="true">·</span>
-            <time className="post-card__date" dateTime={post.createdAt}>
-              {date}
-            </time>
-          </p>
-        </div>
-        {isOwn && (
-          <ActionMenu
-            label="Post menu"
-            className="post-card__menu"
-            trigger={<MoreIcon size={20} />}
-            items={[
-              {
-                label: 'Edit',
-                icon: <EditIcon size={18} />,
-                onSelect: () => {
-                  setEditing(true);
-                },
-              },
-              {
-                label: 'Delete',
-                icon: <TrashIcon size={18} />,
-                danger: true,
-                onSelect: () => {
-                  remove(post._id);
-                },
-              },
-            ]}
-          />
-        )}
-      </header>
+      <CardHeader
+        post={post}
+        nameId={nameId}
+        fullName={fullName}
+        isOwn={isOwn}
+        onEdit={() => {
+          setEditing(true);
+        }}
+      />
 
       {post.content !== '' && (
         <p className="post-card__text">
@@ -184,62 +280,13 @@ function CardBody({
         />
       )}
 
-      <footer className="post-card__actions">
-        <button
-          type="button"
-          className={['post-action', 'post-action--like', liked && 'post-action--active']
-            .filter(Boolean)
-            .join(' ')}
-          aria-label={liked ? 'Unlike' : 'Like'}
-          aria-pressed={liked}
-          aria-describedby={likeCountId}
-          onClick={() => {
-            like.mutate(liked ? 'dislike' : 'like');
-          }}
-        >
-          <HeartIcon size={20} fill={liked ? 'currentColor' : 'none'} />
-          <span id={likeCountId} className="post-action__count">
-            {post.likes.likeCount}
-            <span className="visually-hidden">
-              {post.likes.likeCount === 1 ? ' like' : ' likes'}
-            </span>
-          </span>
-        </button>
-        <button
-          type="button"
-          className={['post-action', 'post-action--comments', commentsOpen && 'post-action--open']
-            .filter(Boolean)
-            .join(' ')}
-          aria-label="Comments"
-          aria-expanded={commentsOpen}
-          aria-controls={commentsOpen ? commentsId : undefined}
-          aria-describedby={commentCountId}
-          onClick={() => {
-            onCommentsOpenChange(!commentsOpen);
-          }}
-        >
-          <CommentIcon size={20} />
-          <span id={commentCountId} className="post-action__count">
-            {post.commentCount}
-            <span className="visually-hidden">
-              {post.commentCount === 1 ? ' comment' : ' comments'}
-            </span>
-          </span>
-        </button>
-        <button
-          type="button"
-          className={['post-action', 'post-action--bookmark', bookmarked && 'post-action--active']
-            .filter(Boolean)
-            .join(' ')}
-          aria-label={bookmarked ? 'Remove bookmark' : 'Bookmark'}
-          aria-pressed={bookmarked}
-          onClick={() => {
-            bookmark.mutate(bookmarked ? 'remove' : 'add');
-          }}
-        >
-          <BookmarkIcon size={20} fill={bookmarked ? 'currentColor' : 'none'} />
-        </button>
-      </footer>
+      <CardActions
+        post={post}
+        liked={liked}
+        commentsOpen={commentsOpen}
+        onCommentsOpenChange={onCommentsOpenChange}
+        commentsId={commentsId}
+      />
 
       {commentsOpen && <CommentsSection id={commentsId} post={post} />}
       {editing && (

@@ -32,6 +32,69 @@ export interface ActionMenuProps {
   showLabel?: boolean;
 }
 
+/** Arrow keys, Home and End move between the items; Escape and Tab close the menu. */
+function moveInMenu(
+  event: ReactKeyboardEvent<HTMLDivElement>,
+  entries: HTMLElement[],
+  close: (refocus: boolean) => void,
+): void {
+  const index = entries.indexOf(document.activeElement as HTMLElement);
+  const focusAt = (next: number) => {
+    const count = entries.length;
+    if (count === 0) return;
+    entries[(next + count) % count]?.focus();
+  };
+  switch (event.key) {
+    case 'ArrowDown':
+      event.preventDefault();
+      focusAt(index + 1);
+      break;
+    case 'ArrowUp':
+      event.preventDefault();
+      focusAt(index - 1);
+      break;
+    case 'Home':
+      event.preventDefault();
+      focusAt(0);
+      break;
+    case 'End':
+      event.preventDefault();
+      focusAt(entries.length - 1);
+      break;
+    case 'Escape':
+      event.preventDefault();
+      event.stopPropagation();
+      close(true);
+      break;
+    case 'Tab':
+      close(false);
+      break;
+  }
+}
+
+function MenuItemButton({ item, onChoose }: { item: ActionMenuItem; onChoose: () => void }) {
+  return (
+    <button
+      type="button"
+      role={item.checked === undefined ? 'menuitem' : 'menuitemradio'}
+      aria-checked={item.checked}
+      tabIndex={-1}
+      data-menu-item=""
+      className={[
+        'action-menu__item',
+        item.danger && 'action-menu__item--danger',
+        item.checked && 'action-menu__item--checked',
+      ]
+        .filter(Boolean)
+        .join(' ')}
+      onClick={onChoose}
+    >
+      {item.icon}
+      <span>{item.label}</span>
+    </button>
+  );
+}
+
 /**
  * A button opening a small menu. Arrow keys, Home and End move between items; Escape (or a
  * click anywhere else, or Tab) closes it; choosing an item closes it and returns focus to the
@@ -80,39 +143,7 @@ export function ActionMenu({
   };
 
   const onMenuKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
-    const entries = menuItems();
-    const index = entries.indexOf(document.activeElement as HTMLElement);
-    const focusAt = (next: number) => {
-      const count = entries.length;
-      if (count === 0) return;
-      entries[(next + count) % count]?.focus();
-    };
-    switch (event.key) {
-      case 'ArrowDown':
-        event.preventDefault();
-        focusAt(index + 1);
-        break;
-      case 'ArrowUp':
-        event.preventDefault();
-        focusAt(index - 1);
-        break;
-      case 'Home':
-        event.preventDefault();
-        focusAt(0);
-        break;
-      case 'End':
-        event.preventDefault();
-        focusAt(entries.length - 1);
-        break;
-      case 'Escape':
-        event.preventDefault();
-        event.stopPropagation();
-        close(true);
-        break;
-      case 'Tab':
-        close(false);
-        break;
-    }
+    moveInMenu(event, menuItems(), close);
   };
 
   return (
@@ -151,28 +182,14 @@ export function ActionMenu({
           onKeyDown={onMenuKeyDown}
         >
           {items.map((item) => (
-            <button
+            <MenuItemButton
               key={item.label}
-              type="button"
-              role={item.checked === undefined ? 'menuitem' : 'menuitemradio'}
-              aria-checked={item.checked}
-              tabIndex={-1}
-              data-menu-item=""
-              className={[
-                'action-menu__item',
-                item.danger && 'action-menu__item--danger',
-                item.checked && 'action-menu__item--checked',
-              ]
-                .filter(Boolean)
-                .join(' ')}
-              onClick={() => {
+              item={item}
+              onChoose={() => {
                 close(true);
                 item.onSelect();
               }}
-            >
-              {item.icon}
-              <span>{item.label}</span>
-            </button>
+            />
           ))}
         </div>
       )}
