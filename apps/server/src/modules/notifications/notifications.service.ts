@@ -1,65 +1,16 @@
-import {
-  type NotificationGroup,
-  type NotificationKind,
-  type NotificationPage,
-  type PageQuery,
-  type UnreadCount,
-} from '@perch/contract';
+import type { NotificationPage, PageQuery, UnreadCount } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Viewer } from '../../lib/viewer';
 import type { Database } from '../../platform/db/schema';
 import { idListValue } from '../../platform/db/dialect';
 import type { EventRecorder, Transact } from '../../platform/events/transactions';
 import { decodeCursor, pageOf } from '../../lib/cursor';
-import { toIso } from '../../lib/time';
-import { toUserStub } from '../users/users.mapper';
+import { notificationPresenter } from '../../read-model/notification/presenter';
 import type { HiddenMembers } from '../safety/hidden-members';
 import { createNotificationsConsumer } from './notifications.handler';
 import * as repo from './notifications.repository';
 
 type Db = Kysely<Database>;
-
-// A notification shows the start of the post; the card has the rest.
-const EXCERPT_MAX = 280;
-
-function excerpt(text: string): string {
-  const characters = Array.from(text);
-  return characters.length <= EXCERPT_MAX
-    ? text
-    : `${characters.slice(0, EXCERPT_MAX).join('').trimEnd()}…`;
-}
-
-function toGroups(groups: repo.GroupRow[], actors: repo.ActorRow[]): NotificationGroup[] {
-  return groups.map((group) => {
-    const own = actors.filter(
-      (actor) => actor.group_key === group.group_key && actor.unread === group.unread,
-    );
-    const unread = group.unread === 1;
-    const id = `${group.group_key}:${unread ? 'unread' : 'read'}`;
-    return {
-      _id: id,
-      id,
-      kind: group.kind as NotificationKind,
-      actors: own.map(toUserStub),
-      actorCount: group.actor_count,
-      post:
-        group.post_id && group.post_content !== null
-          ? {
-              _id: group.post_id,
-              id: group.post_id,
-              content: excerpt(group.post_content),
-              mediaURL: group.post_media_url,
-            }
-          : null,
-      comment:
-        group.comment_id && group.comment_text !== null
-          ? { _id: group.comment_id, id: group.comment_id, text: excerpt(group.comment_text) }
-          : null,
-      latestAt: toIso(group.latest_at),
-      read: !unread,
-    };
-  });
-}
 
 export interface NotificationsServiceDeps {
   db: Db;
@@ -125,7 +76,7 @@ export function createNotificationsService({ db, transact, hidden }: Notificatio
         hiddenActors,
       );
       return {
-        notifications: toGroups(items, actors),
+        notifications: notificationPresenter.packMany(items, actors),
         nextCursor,
         unreadCount: await repo.countUnread(db, viewer.id, hiddenActors),
       };
