@@ -4,3 +4,6 @@
  * caches them; the invalidation table says which views each event changes.
  */
 export { createInvalidation, invalidate, invalidation, type ReadModelViews } from './invalidation';
+export { createMemberPresenter, type MemberPresenter } from './member/presenter';
+export { createCommentPresenter, type CommentPresenter } from './comment/presenter';
+export { notificationPresenter } from './notification/presenter';
