@@ -1,13 +1,12 @@
 import type { Comment, Post } from '@perch/contract';
-import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Avatar } from '../../shared/components/Avatar';
 import { Button } from '../../shared/components/Button';
 import { MoreIcon } from '../../shared/components/icons';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { profilePath } from '../../shared/lib/paths';
-import { MentionListbox } from '../mentions';
-import { useMentionAutocomplete } from '../mentions';
+import { MentionListbox, useMentionAutocomplete } from '../mentions';
 import { ActionMenu, type ActionMenuItem } from '../../shared/components/ActionMenu';
 import { EditIcon, TrashIcon } from '../../shared/components/postIcons';
 import { RichText } from '../../shared/components/RichText';
@@ -102,6 +101,74 @@ function CommentItem({
   );
 }
 
+interface CommentFormProps {
+  avatarURL: string | null;
+  text: string;
+  onTextChange: (text: string) => void;
+  inputRef: RefObject<HTMLInputElement | null>;
+  sending: boolean;
+  /** A comment's text is in the box to be updated (Escape or Cancel stops that). */
+  editing: boolean;
+  onSubmit: (event: SubmitEvent<HTMLFormElement>) => void;
+  onCancelEdit: () => void;
+}
+
+/** The box a comment is written (or edited) in, which offers members while an @mention is typed. */
+function CommentForm({
+  avatarURL,
+  text,
+  onTextChange,
+  inputRef,
+  sending,
+  editing,
+  onSubmit,
+  onCancelEdit,
+}: CommentFormProps) {
+  const inputId = useId();
+  const trimmed = text.trim();
+  const mention = useMentionAutocomplete({ text, onTextChange, fieldRef: inputRef });
+  return (
+    <form className="comments__form" onSubmit={onSubmit} noValidate>
+      <Avatar src={avatarURL} size="sm" />
+      <label htmlFor={inputId} className="visually-hidden">
+        {COMMENT_INPUT_LABEL}
+      </label>
+      <div className="mention-field comments__field">
+        <input
+          ref={inputRef}
+          id={inputId}
+          className="comments__input"
+          placeholder={COMMENT_INPUT_LABEL}
+          autoComplete="off"
+          value={text}
+          readOnly={sending}
+          {...mention.fieldProps}
+          onChange={(event) => {
+            mention.trackCaret(event);
+            onTextChange(event.target.value);
+          }}
+          onKeyDown={(event) => {
+            if (mention.handleKeyDown(event)) return;
+            if (event.key === 'Escape' && editing) {
+              event.preventDefault();
+              onCancelEdit();
+            }
+          }}
+        />
+        <MentionListbox {...mention.listboxProps} />
+      </div>
+      <Button type="submit" size="sm" disabled={trimmed === ''} loading={sending}>
+        {editing ? 'Update' : 'Comment'}
+      </Button>
+      {editing && (
+        <Button variant="ghost" size="sm" onClick={onCancelEdit}>
+          Cancel
+        </Button>
+      )}
+    </form>
+  );
+}
+
 /**
  * A post's comments under its card: the 'Add a new comment' box (sends only non-blank text),
  * the list or 'No comments yet', and 'Load more' while older pages remain. A comment's author
@@ -110,7 +177,6 @@ function CommentItem({
  */
 export function CommentsSection({ id, post }: { id?: string; post: Post }) {
   const { user } = useRequiredSession();
-  const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<Comment | null>(null);
@@ -122,7 +188,6 @@ export function CommentsSection({ id, post }: { id?: string; post: Post }) {
   const trimmed = text.trim();
   const sending = add.isPending || edit.isPending;
   const ownsPost = post.userId === user._id;
-  const mention = useMentionAutocomplete({ text, onTextChange: setText, fieldRef: inputRef });
 
   const stopEditing = () => {
     setEditing(null);
@@ -156,44 +221,16 @@ export function CommentsSection({ id, post }: { id?: string; post: Post }) {
 
   return (
     <section id={id} className="comments" aria-label="Comments">
-      <form className="comments__form" onSubmit={submit} noValidate>
-        <Avatar src={user.avatarURL} size="sm" />
-        <label htmlFor={inputId} className="visually-hidden">
-          {COMMENT_INPUT_LABEL}
-        </label>
-        <div className="mention-field comments__field">
-          <input
-            ref={inputRef}
-            id={inputId}
-            className="comments__input"
-            placeholder={COMMENT_INPUT_LABEL}
-            autoComplete="off"
-            value={text}
-            readOnly={sending}
-            {...mention.fieldProps}
-            onChange={(event) => {
-              mention.trackCaret(event);
-              setText(event.target.value);
-            }}
-            onKeyDown={(event) => {
-              if (mention.handleKeyDown(event)) return;
-              if (event.key === 'Escape' && editing) {
-                event.preventDefault();
-                stopEditing();
-              }
-            }}
-          />
-          <MentionListbox {...mention.listboxProps} />
-        </div>
-        <Button type="submit" size="sm" disabled={trimmed === ''} loading={sending}>
-          {editing ? 'Update' : 'Comment'}
-        </Button>
-        {editing && (
-          <Button variant="ghost" size="sm" onClick={stopEditing}>
-            Cancel
-          </Button>
-        )}
-      </form>
+      <CommentForm
+        avatarURL={user.avatarURL}
+        text={text}
+        onTextChange={setText}
+        inputRef={inputRef}
+        sending={sending}
+        editing={editing !== null}
+        onSubmit={submit}
+        onCancelEdit={stopEditing}
+      />
 
       {comments.isPending ? (
         <p className="comments__status" role="status">
