@@ -5,7 +5,7 @@
  * between them (before, after; then after, before; …), so both see the machine at the same speed.
  * Prints each side's figures (min / median / max of the rounds) and after ÷ before of the medians.
  */
-import { signIn, workingCopy } from './lib/copy';
+import { signIn, workingCopy, type RunCopy } from './lib/copy';
 import type { Instance } from './lib/instance';
 import {
   formatSpread,
@@ -45,6 +45,7 @@ export interface CompareResult {
 interface Side {
   label: 'before' | 'after';
   server: RunningServer;
+  copy: RunCopy;
 }
 
 /** Both servers on their copies, members signed in on both, Homes built and code warmed. */
@@ -67,6 +68,7 @@ async function startSides(options: RunOptions, instance: Instance, before: RefBu
   try {
     sides.push({
       label: 'before',
+      copy: beforeCopy,
       server: await startPerch(options, env(beforeCopy), `Before: ${before.ref}`, {
         serverJs: before.serverJs,
         cwd: before.dir,
@@ -74,6 +76,7 @@ async function startSides(options: RunOptions, instance: Instance, before: RefBu
     });
     sides.push({
       label: 'after',
+      copy,
       server: await startPerch(options, env(copy), 'After: this tree'),
     });
   } catch (error) {
@@ -81,7 +84,7 @@ async function startSides(options: RunOptions, instance: Instance, before: RefBu
     throw error;
   }
   for (const side of sides) {
-    const ready = await warmTimelines(side.server.url, prepared.members, copy.runner);
+    const ready = await warmTimelines(side.server.url, prepared.members, side.copy.runner);
     log(`  ${side.label}: ${ready.built} Home timelines built in ${ready.seconds.toFixed(1)} s`);
   }
   return { sides, load };
