@@ -1,0 +1,86 @@
+import type { DomainEventPayloads } from '@perch/contract';
+import type { DurableConsumer } from '../../platform/events/consumer';
+import { trimTimeline } from './build';
+import type { PulledPosts } from './pulled-posts';
+import type { Db } from './timelines.deps';
+import * as repo from './timelines.repository';
+
+type CreatedPost = DomainEventPayloads['post.created'];
+
+/**
+ * The `timelines` consumer: new posts join their followers' timelines after commit (fan-out on
+ * write), follows and unfollows change the follower's timeline again in order with them.
+ */
+export function createTimelineWrites({ length, pulled }: { length: number; pulled: PulledPosts }) {
+  const consumer: DurableConsumer = {
+    name: 'timelines',
+    types: new Set(['post.created', 'member.followed', 'member.unfollowed']),
+    async handle(trx, events) {
+      // Runs of new posts fan out together; follows and unfollows apply in between, in order.
+      let created: CreatedPost[] = [];
+      let timelines: number | null = null;
+      const timelinesKept = async () => (timelines ??= await repo.countTimelines(trx));
+      for (const event of events) {
+        if (event.type === 'post.created') {
+          created.push(event.payload);
+          continue;
+        }
+        await fanOut(trx, created, timelinesKept);
+        created = [];
+        if (event.type === 'member.followed') {
+          await followed(trx, event.payload.followerId, event.payload.followeeId);
+        } else if (event.type === 'member.unfollowed') {
+          const { followerId, followeeId } = event.payload;
+          await repo.removeAuthor(trx, followerId, followeeId);
+        }
+      }
+      await fanOut(trx, created, timelinesKept);
+    },
+  };
+
+  /**
+   * New posts join their followers' timelines, but for those of pulled authors. `timelinesKept`
+   * counts the members who keep a timeline, once per batch.
+   */
+  async function fanOut(
+    trx: Db,
+    created: readonly CreatedPost[],
+    timelinesKept: () => Promise<number>,
+  ): Promise<void> {
+    if (created.length === 0) return;
+    const counts = await repo.followersCountsOf(trx, [
+      ...new Set(created.map((post) => post.authorId)),
+    ]);
+    const posts = created.map(({ postId, authorId }) => ({
+      postId,
+      authorId,
+      followersCount: counts.get(authorId) ?? 0,
+    }));
+    const left = await pulled.pulledAmong(trx, posts);
+    const pushed = posts.filter((post) => !left.has(post.postId));
+    if (pushed.length === 0) return;
+    const timelines = await timelinesKept();
+    const byFollowers: string[] = [];
+    for (const post of pushed) {
+      if (post.followersCount <= timelines) byFollowers.push(post.postId);
+      else await repo.fanOutPostViaTimelines(trx, { id: post.postId, authorId: post.authorId });
+    }
+    await repo.fanOutPosts(trx, byFollowers);
+  }
+
+  /** The followee's posts join the member's timeline (none when they keep no timeline). */
+  async function followed(trx: Db, followerId: string, followeeId: string): Promise<void> {
+    pulled.forgetFollows(followerId);
+    await repo.backfillAuthor(trx, followerId, followeeId, length);
+    // More of the followee's posts above the floor than fit: the timeline reaches only as far down
+    // as the oldest of them that fitted.
+    const oldestFitted = await repo.authorPostAtRank(trx, followeeId, length);
+    if (oldestFitted !== undefined) {
+      await repo.raiseFloor(trx, followerId, oldestFitted);
+      await repo.deleteEntriesBelow(trx, followerId, oldestFitted);
+    }
+    await trimTimeline(trx, followerId, length);
+  }
+
+  return { consumer, followed };
+}
