@@ -25,7 +25,7 @@ export const notificationGroupSchema = z.object({
   actorCount: z.number().int(),
   /** The post liked, commented on or mentioned in; null for follows. */
   post: z
-    .object({ _id: z.string(), content: z.string(), mediaURL: z.string().nullable() })
+    .object({ ...recordIdFields, content: z.string(), mediaURL: z.string().nullable() })
     .nullable(),
   /** The comment, for comment notifications. */
   comment: z.object({ ...recordIdFields, text: z.string() }).nullable(),

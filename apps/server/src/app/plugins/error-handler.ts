@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isConnectionLost, isForeignKeyViolation } from '../../platform/db/dialect';
 import { AppError } from '../../lib/errors';
+import { ResponseMismatchError } from './response-serializer';
 
 // zod's own wording begins with one of these; our schemas' messages name their field already.
 const GENERIC_MESSAGE = /^(Invalid|Too|Unrecognized|Expected)/;
@@ -85,6 +86,10 @@ export const errorHandler = fp((app: FastifyInstance) => {
       return reply.status(status).send({ errors: [error.message] });
     }
     request.log.error({ err: error }, 'unhandled error');
+    // Only with responses checked (tests): the mismatch is named where the test shows the answer.
+    if (error instanceof ResponseMismatchError) {
+      return reply.status(500).send({ errors: [ErrorMessages.internal, error.message] });
+    }
     return reply.status(500).send({ errors: [ErrorMessages.internal] });
   });
 });

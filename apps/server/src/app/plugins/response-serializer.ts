@@ -68,7 +68,7 @@ function problemOf(value: unknown, schema: z.ZodType, fast: Serialize): string |
   return 'it holds fields or values its schema does not describe';
 }
 
-/** Serializes as usual, then checks what JSON.stringify writes of the answer against its schema. */
+/** Checks what JSON.stringify writes of the answer against its schema, then serializes as usual. */
 function checked(
   serialize: Serialize,
   schema: z.ZodType,
@@ -76,11 +76,16 @@ function checked(
   route: string,
 ): Serialize {
   return (payload) => {
-    const json = serialize(payload);
-    const problem = problemOf(JSON.parse(textOf(answerJson(payload))), schema, fast);
-    if (problem === null) return json;
+    let problem = problemOf(JSON.parse(textOf(answerJson(payload))), schema, fast);
+    if (problem === null) {
+      try {
+        return serialize(payload);
+      } catch (error) {
+        problem = String(error);
+      }
+    }
     const message = `The answer of ${route} does not match its contract schema: ${problem}`;
-    process.stderr.write(`${message}\n`);
+    console.error(message);
     throw new ResponseMismatchError(message);
   };
 }
