@@ -7,7 +7,7 @@ import type { PostsService } from '../posts/posts.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import { recordMentions } from '../discovery/entities.service';
 import { authorColumns } from '../users/users.mapper';
-import { commentCard } from './comment-card';
+import { commentView } from './comment-view';
 import type { CommentsServiceDeps, Db } from './comments.deps';
 import { toComment } from './comments.mapper';
 import * as repo from './comments.repository';
@@ -37,7 +37,7 @@ async function madeComment(
   viewer: Viewer,
 ): Promise<Comment> {
   const [author] = await authors.of([viewer.id]);
-  if (!author) return commentCard(db, row.id, viewer);
+  if (!author) return commentView(db, row.id, viewer);
   return toComment(
     {
       ...row,
@@ -98,7 +98,7 @@ async function writeComment(
   if (idempotencyKey !== undefined) {
     await idempotency.made(trx, viewer.id, idempotencyKey, { comment_id: id });
   }
-  // The answer's card is the row read for the change, with the new count.
+  // The answer's post view is the row read for the change, with the new count.
   return { replayed: false, row, postRow: { ...locked, comment_count: locked.comment_count + 1 } };
 }
 
@@ -115,7 +115,7 @@ export async function addComment(
     writeComment(deps, trx, events, { viewer, postId, text, idempotencyKey }),
   );
   if (outcome.replayed) {
-    const comment = await commentCard(db, outcome.commentId, viewer);
+    const comment = await commentView(db, outcome.commentId, viewer);
     if (comment.postId !== postId) throw new AppError(422, IdempotencyErrors.reused);
     return { comment, post: await posts.card(postId, viewer) };
   }

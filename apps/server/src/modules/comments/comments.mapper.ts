@@ -2,9 +2,9 @@ import type { Comment } from '@perch/contract';
 import { toIso } from '../../lib/time';
 import type { Viewer } from '../../lib/viewer';
 import { decodeEntities } from '../discovery/entities.codec';
-import type { CommentCardRow } from './comments.repository';
+import type { CommentViewRow } from './comments.repository';
 
-export function toComment(row: CommentCardRow, viewer: Viewer | null): Comment {
+export function toComment(row: CommentViewRow, viewer: Viewer | null): Comment {
   return {
     _id: row.id,
     id: row.id,
@@ -33,7 +33,7 @@ export function withViewerVote(comment: Comment, vote: number, viewer: Viewer): 
 }
 
 function votesOf(
-  counts: Pick<CommentCardRow, 'upvote_count' | 'downvote_count'>,
+  counts: Pick<CommentViewRow, 'upvote_count' | 'downvote_count'>,
   vote: number | null,
   viewer: Viewer | null,
 ): Comment['votes'] {

@@ -5,7 +5,7 @@ import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 
-export interface CommentCardRow {
+export interface CommentViewRow {
   id: string;
   post_id: string;
   user_id: string | null;
@@ -23,11 +23,11 @@ export interface CommentCardRow {
 }
 
 /**
- * Comment cards as the viewer may see them: without those of `hidden` members (blocked either way
+ * Comment views as the viewer may see them: without those of `hidden` members (blocked either way
  * or muted, see modules/safety). A deleted member's comments (no author) always show.
  */
-function commentCards(db: Db, viewerId: string | null, hidden: readonly string[] = []) {
-  const cards = db
+function commentViews(db: Db, viewerId: string | null, hidden: readonly string[] = []) {
+  const views = db
     .selectFrom('comments as c')
     .leftJoin('users as u', 'u.id', 'c.user_id')
     .select([
@@ -53,8 +53,8 @@ function commentCards(db: Db, viewerId: string | null, hidden: readonly string[]
         .where('v.user_id', '=', viewerId ?? '')
         .as('viewer_vote'),
     );
-  if (hidden.length === 0) return cards;
-  return cards.where((eb) =>
+  if (hidden.length === 0) return views;
+  return views.where((eb) =>
     eb.or([
       eb('c.user_id', 'is', null),
       eb('c.user_id', 'not in', idList(db, idListValue(db, hidden))),
@@ -63,7 +63,7 @@ function commentCards(db: Db, viewerId: string | null, hidden: readonly string[]
 }
 
 /** A post's comments, oldest first; keyset [created_at, id]. */
-export function listCommentCards(
+export function listCommentViews(
   db: Db,
   query: {
     postId: string;
@@ -72,8 +72,8 @@ export function listCommentCards(
     limit: number;
     hidden: readonly string[];
   },
-): Promise<CommentCardRow[]> {
-  let builder = commentCards(db, query.viewerId, query.hidden).where(
+): Promise<CommentViewRow[]> {
+  let builder = commentViews(db, query.viewerId, query.hidden).where(
     'c.post_id',
     '=',
     query.postId,
@@ -91,9 +91,9 @@ export function listCommentCards(
     .execute();
 }
 
-const allCommentCardsOf = compiledQuery(
+const allCommentViewsOf = compiledQuery(
   (db: Db, postIds: unknown, viewerId: string, hidden: unknown) =>
-    commentCards(db, viewerId)
+    commentViews(db, viewerId)
       .where('c.post_id', 'in', idList(db, postIds))
       .where((eb) =>
         eb.or([eb('c.user_id', 'is', null), eb('c.user_id', 'not in', idList(db, hidden))]),
@@ -108,11 +108,11 @@ const allCommentCardsOf = compiledQuery(
  * embedded. One statement compiled once, the rows in the index's order (ranking them in SQL took
  * two and a half times as long).
  */
-export function listAllCommentCards(
+export function listAllCommentViews(
   db: Db,
   query: { postIds: readonly string[]; viewerId: string | null; hidden: readonly string[] },
-): Promise<CommentCardRow[]> {
-  return allCommentCardsOf(
+): Promise<CommentViewRow[]> {
+  return allCommentViewsOf(
     db,
     idListValue(db, query.postIds),
     query.viewerId ?? '',
@@ -124,7 +124,7 @@ export function listAllCommentCards(
  * The first `perPost` comments of each post, oldest first, as one limited index range per post (a
  * UNION ALL of per-post queries): for posts with more comments than that.
  */
-export async function listFirstCommentCardsByPost(
+export async function listFirstCommentViewsByPost(
   db: Db,
   query: {
     postIds: readonly string[];
@@ -132,11 +132,11 @@ export async function listFirstCommentCardsByPost(
     perPost: number;
     hidden: readonly string[];
   },
-): Promise<CommentCardRow[]> {
+): Promise<CommentViewRow[]> {
   const [first, ...rest] = query.postIds.map((postId, index) =>
     db
       .selectFrom(
-        commentCards(db, query.viewerId, query.hidden)
+        commentViews(db, query.viewerId, query.hidden)
           .where('c.post_id', '=', postId)
           .orderBy('c.created_at', 'asc')
           .orderBy('c.id', 'asc')
@@ -175,16 +175,16 @@ export function listVotesAmong(
   return votesAmong(db, userId, idListValue(db, commentIds));
 }
 
-const commentCard = compiledQuery((db: Db, commentId: string, viewerId: string | null) =>
-  commentCards(db, viewerId).where('c.id', '=', commentId),
+const commentView = compiledQuery((db: Db, commentId: string, viewerId: string | null) =>
+  commentViews(db, viewerId).where('c.id', '=', commentId),
 );
 
-export async function findCommentCard(
+export async function findCommentView(
   db: Db,
   commentId: string,
   viewerId: string | null,
-): Promise<CommentCardRow | undefined> {
-  const [row] = await commentCard(db, commentId, viewerId ?? '');
+): Promise<CommentViewRow | undefined> {
+  const [row] = await commentView(db, commentId, viewerId ?? '');
   return row;
 }
 

@@ -1,7 +1,7 @@
 import { ErrorMessages, type Post } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { badRequest, notFound } from '../../lib/errors';
-import { lockedCommentOnPost } from './comment-card';
+import { lockedCommentOnPost } from './comment-view';
 import type { CommentsServiceDeps } from './comments.deps';
 import * as repo from './comments.repository';
 

@@ -3,7 +3,7 @@ import type { Viewer } from '../../lib/viewer';
 import { badRequest } from '../../lib/errors';
 import { encodeEntities } from '../discovery/entities.codec';
 import { recordMentions } from '../discovery/entities.service';
-import { commentCard, lockedCommentOnPost } from './comment-card';
+import { commentView, lockedCommentOnPost } from './comment-view';
 import type { CommentsServiceDeps } from './comments.deps';
 import * as repo from './comments.repository';
 
@@ -34,7 +34,7 @@ export async function editComment(
     });
     recordMentions(events, { postId, commentId, authorId: viewer.id }, mentioned);
     return {
-      comment: await commentCard(trx, commentId, viewer),
+      comment: await commentView(trx, commentId, viewer),
       post: await posts.card(postId, viewer, trx),
     };
   });

@@ -15,7 +15,7 @@ export async function listComments(
 ): Promise<CommentPage> {
   if (!(await posts.exists(postId, viewer))) throw notFound(ErrorMessages.postNotFound);
   const after = query.cursor ? decodeCursor(query.cursor, ['number', 'string'] as const) : null;
-  const rows = await repo.listCommentCards(db, {
+  const rows = await repo.listCommentViews(db, {
     postId,
     viewerId: viewer?.id ?? null,
     after,

@@ -2,7 +2,7 @@ import { ErrorMessages, type Comment } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { badRequest, notFound } from '../../lib/errors';
 import { COMMENT_VOTES, type CommentVote } from '../interactions/comment-vote';
-import { commentCard, lockedCommentOnPost } from './comment-card';
+import { commentView, lockedCommentOnPost } from './comment-view';
 import type { CommentsServiceDeps, Db } from './comments.deps';
 
 export type VoteDirection = keyof typeof COMMENT_VOTES;
@@ -41,7 +41,7 @@ export async function voteOnComment(
       throw notFound(ErrorMessages.commentNotFound);
     }
     if (!(await storeVote(trx, vote, commentId, viewer.id))) throw badRequest(vote.refusal);
-    const counted = await commentCard(trx, commentId, viewer);
+    const counted = await commentView(trx, commentId, viewer);
     const subject = { postId, commentId, ...counted.votes };
     events.record(vote.events.of({ subject, memberId: viewer.id, added: true, count: 0 }));
     return counted;

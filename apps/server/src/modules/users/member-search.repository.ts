@@ -70,8 +70,8 @@ export interface FoundMember {
 function searchBuilder(db: Db, shape: SearchShape, ...args: SearchArgs) {
   const [pattern, indexed, afterUsername, limit, exceptIds] = args;
   // Members found through their pairs (or triples) are read in that table's order, which is
-  // username order, and need not be read from the members' table at all: the members' cards
-  // (see member-cards.ts) are the rest of the answer.
+  // username order, and need not be read from the members' table at all: the members' views
+  // (see read-model/member/views.ts) are the rest of the answer.
   if (shape.via === 'pairs') {
     return db
       .selectFrom('member_name_pairs as mp')

@@ -26,21 +26,21 @@ export function toUser(
   return user;
 }
 
-/** The columns a member's stub is made of, as rows that list a member carry them. */
-type StubColumns = Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'avatar_url'>;
+/** The columns a member's summary (UserStub) is made of, as rows that list a member carry them. */
+type SummaryColumns = Pick<UserRow, 'id' | 'username' | 'first_name' | 'last_name' | 'avatar_url'>;
 
-/** A stub as the author columns of a row that lists its member (the inverse of toUserStub). */
-export function authorColumns(stub: UserStub): Omit<StubColumns, 'id'> {
+/** A summary as the author columns of a row that lists its member (the inverse of toUserStub). */
+export function authorColumns(summary: UserStub): Omit<SummaryColumns, 'id'> {
   return {
-    username: stub.username,
-    first_name: stub.firstName,
-    last_name: stub.lastName,
-    avatar_url: stub.avatarURL,
+    username: summary.username,
+    first_name: summary.firstName,
+    last_name: summary.lastName,
+    avatar_url: summary.avatarURL,
   };
 }
 
 /** A member as listed inside another record: followers, following, notification actors. */
-export function toUserStub(row: StubColumns): UserStub {
+export function toUserStub(row: SummaryColumns): UserStub {
   return {
     _id: row.id,
     id: row.id,

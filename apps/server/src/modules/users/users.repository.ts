@@ -313,11 +313,17 @@ export type UserStubRow = Pick<
   'id' | 'username' | 'first_name' | 'last_name' | 'avatar_url'
 >;
 
-const stubColumns = ['u.id', 'u.username', 'u.first_name', 'u.last_name', 'u.avatar_url'] as const;
+const summaryColumns = [
+  'u.id',
+  'u.username',
+  'u.first_name',
+  'u.last_name',
+  'u.avatar_url',
+] as const;
 
-/** The stubs of the members among `ids` (see idListValue) that exist, in no order. */
-export const stubsAmong = compiledQuery((db: Db, ids: unknown) =>
-  db.selectFrom('users as u').select(stubColumns).where('u.id', 'in', idList(db, ids)),
+/** The summaries of the members among `ids` (see idListValue) that exist, in no order. */
+export const summariesAmong = compiledQuery((db: Db, ids: unknown) =>
+  db.selectFrom('users as u').select(summaryColumns).where('u.id', 'in', idList(db, ids)),
 );
 
 /** The members among `ids` (see idListValue) that exist, as lists show them, in no order. */

@@ -9,7 +9,7 @@ import * as repo from '../../modules/comments/comments.repository';
 
 type Db = Kysely<Database>;
 
-/** A post and how many comments its card counts (which may lag a comment written since). */
+/** A post and how many comments its view counts (which may lag a comment written since). */
 export interface Commented {
   id: string;
   commentCount: number;
@@ -23,19 +23,19 @@ export async function readFirstComments(
   reads: Db,
   posts: readonly Commented[],
   { viewerId, hidden }: { viewerId: string | null; hidden: readonly string[] },
-): Promise<Map<string, repo.CommentCardRow[]>> {
+): Promise<Map<string, repo.CommentViewRow[]>> {
   const idsWhere = (test: (count: number) => boolean) =>
     posts.filter((post) => test(post.commentCount)).map((post) => post.id);
   const few = idsWhere((count) => count > 0 && count <= EMBEDDED_COMMENTS_MAX);
   const many = idsWhere((count) => count > EMBEDDED_COMMENTS_MAX);
   const query = { viewerId, hidden, perPost: EMBEDDED_COMMENTS_MAX };
   const [all, limited] = await Promise.all([
-    few.length > 0 ? repo.listAllCommentCards(reads, { ...query, postIds: few }) : [],
-    many.length > 0 ? repo.listFirstCommentCardsByPost(reads, { ...query, postIds: many }) : [],
+    few.length > 0 ? repo.listAllCommentViews(reads, { ...query, postIds: few }) : [],
+    many.length > 0 ? repo.listFirstCommentViewsByPost(reads, { ...query, postIds: many }) : [],
   ]);
   const rows = [...all, ...limited];
   rows.sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1));
-  const byPost = new Map<string, repo.CommentCardRow[]>();
+  const byPost = new Map<string, repo.CommentViewRow[]>();
   for (const row of rows) {
     const comments = byPost.get(row.post_id) ?? [];
     if (comments.length === 0) byPost.set(row.post_id, comments);
@@ -69,7 +69,7 @@ export function createFirstComments({ reads, max }: FirstCommentsDeps) {
   );
 
   return {
-    /** The first comments of each of `posts` with any (none for a post whose card counts none). */
+    /** The first comments of each of `posts` with any (none for a post whose view counts none). */
     async of(posts: readonly Commented[]): Promise<Map<string, readonly Comment[]>> {
       const found = new Map<string, readonly Comment[]>();
       const missing: Commented[] = [];

@@ -82,7 +82,7 @@ export function createCommentPresenter(deps: CommentPresenterDeps) {
         withVotesOf(votes, viewer, threads),
         hiding.length > 0
           ? readFirstComments(reads, hiding, { viewerId: viewer?.id ?? null, hidden: hiddenIds })
-          : new Map<string, repo.CommentCardRow[]>(),
+          : new Map<string, repo.CommentViewRow[]>(),
       ]);
       for (const [postId, rows] of reread) {
         voted.set(

@@ -6,7 +6,7 @@ import type { Database } from '../../platform/db/schema';
 import { keptUntilChanged } from '../../lib/kept-until-changed';
 import { withJson } from '../../lib/serialized';
 import { toUserStub } from '../../modules/users/users.mapper';
-import { findUserIdByUsername, stubsAmong } from '../../modules/users/users.repository';
+import { findUserIdByUsername, summariesAmong } from '../../modules/users/users.repository';
 
 type Db = Kysely<Database>;
 
@@ -52,7 +52,7 @@ export function createMemberSummaries({ reads, max }: MemberSummariesDeps) {
       if (missing.length > 0) {
         const mark = summaries.mark();
         const source = within ?? reads;
-        for (const row of await stubsAmong(source, idListValue(source, missing))) {
+        for (const row of await summariesAmong(source, idListValue(source, missing))) {
           const plain = toUserStub(row);
           const summary = withJson(plain, JSON.stringify(plain));
           read.set(row.id, summary);

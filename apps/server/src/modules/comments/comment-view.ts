@@ -6,12 +6,12 @@ import { toComment } from './comments.mapper';
 import * as repo from './comments.repository';
 
 /** The comment as `viewer` sees it, read in `trx`; 404 when it is gone. */
-export async function commentCard(
+export async function commentView(
   trx: Db,
   commentId: string,
   viewer: Viewer | null,
 ): Promise<Comment> {
-  const row = await repo.findCommentCard(trx, commentId, viewer?.id ?? null);
+  const row = await repo.findCommentView(trx, commentId, viewer?.id ?? null);
   if (!row) throw notFound(ErrorMessages.commentNotFound);
   return toComment(row, viewer);
 }
