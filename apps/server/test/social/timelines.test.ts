@@ -1,7 +1,7 @@
 import { postPageSchema, postSchema, type Post } from '@perch/contract';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPulledPosts } from '../../src/modules/timelines/pulled-posts';
+import { createOnDemandAuthors } from '../../src/modules/timelines/on-demand-authors';
 import type { Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
 import {
@@ -338,17 +338,17 @@ describe('widely followed authors', () => {
     expect(await entriesOf(t.app, reader.user._id)).not.toContain(post._id);
     expect((await homeIds(t.app, reader))[0]).toBe(post._id);
 
-    const pulled = createPulledPosts({ reads: t.app.db, followers: 2, length: 800 });
+    const pulled = createOnDemandAuthors({ reads: t.app.db, followers: 2, length: 800 });
     const earlier = '00000000000000000000000001';
     const later = '00000000000000000000000002';
-    const left = await pulled.pulledAmong(t.app.db, [
+    const left = await pulled.onDemandAmong(t.app.db, [
       { postId: later, authorId: celebrity.user._id, followersCount: 1 },
       { postId: earlier, authorId: celebrity.user._id, followersCount: 1 },
       { postId: later, authorId: friend.user._id, followersCount: 1 },
     ]);
     expect(left).toEqual(new Set([later, earlier]));
     expect(await pulledSince(celebrity.user._id)).toBe(earlier);
-    const [friendsPost] = await pulled.pulledAmong(t.app.db, [
+    const [friendsPost] = await pulled.onDemandAmong(t.app.db, [
       { postId: earlier, authorId: friend.user._id, followersCount: 1 },
     ]);
     expect(friendsPost).toBeUndefined();

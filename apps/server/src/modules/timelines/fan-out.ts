@@ -1,7 +1,7 @@
 import type { DomainEventPayloads } from '@perch/contract';
 import type { DurableConsumer } from '../../platform/events/consumer';
 import { trimTimeline } from './build';
-import type { PulledPosts } from './pulled-posts';
+import type { OnDemandAuthors } from './on-demand-authors';
 import type { Db } from './timelines.deps';
 import * as repo from './timelines.repository';
 
@@ -11,7 +11,13 @@ type CreatedPost = DomainEventPayloads['post.created'];
  * The `timelines` consumer: new posts join their followers' timelines after commit (fan-out on
  * write), follows and unfollows change the follower's timeline again in order with them.
  */
-export function createTimelineWrites({ length, pulled }: { length: number; pulled: PulledPosts }) {
+export function createTimelineWrites({
+  length,
+  onDemand,
+}: {
+  length: number;
+  onDemand: OnDemandAuthors;
+}) {
   const consumer: DurableConsumer = {
     name: 'timelines',
     types: new Set(['post.created', 'member.followed', 'member.unfollowed']),
@@ -39,7 +45,7 @@ export function createTimelineWrites({ length, pulled }: { length: number; pulle
   };
 
   /**
-   * New posts join their followers' timelines, but for those of pulled authors. `timelinesKept`
+   * New posts join their followers' timelines, but for those of onDemand authors. `timelinesKept`
    * counts the members who keep a timeline, once per batch.
    */
   async function fanOut(
@@ -56,7 +62,7 @@ export function createTimelineWrites({ length, pulled }: { length: number; pulle
       authorId,
       followersCount: counts.get(authorId) ?? 0,
     }));
-    const left = await pulled.pulledAmong(trx, posts);
+    const left = await onDemand.onDemandAmong(trx, posts);
     const pushed = posts.filter((post) => !left.has(post.postId));
     if (pushed.length === 0) return;
     const timelines = await timelinesKept();
@@ -70,7 +76,7 @@ export function createTimelineWrites({ length, pulled }: { length: number; pulle
 
   /** The followee's posts join the member's timeline (none when they keep no timeline). */
   async function followed(trx: Db, followerId: string, followeeId: string): Promise<void> {
-    pulled.forgetFollows(followerId);
+    onDemand.forgetFollows(followerId);
     await repo.backfillAuthor(trx, followerId, followeeId, length);
     // More of the followee's posts above the floor than fit: the timeline reaches only as far down
     // as the oldest of them that fitted.

@@ -1,7 +1,7 @@
 import type { PostSort } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { PulledPosts } from './pulled-posts';
+import type { OnDemandAuthors } from './on-demand-authors';
 import type { Db } from './timelines.deps';
 import * as repo from './timelines.repository';
 import { rankTrending, trendingAfter, type Ranked } from './trending';
@@ -31,7 +31,7 @@ export interface HomeReadsDeps {
   log: Pick<FastifyBaseLogger, 'error'>;
   length: number;
   rankingTtlMs: number;
-  pulled: PulledPosts;
+  onDemand: OnDemandAuthors;
   /** Starts building the member's timeline (they keep none yet). */
   buildSoon: (userId: string) => void;
 }
@@ -43,7 +43,7 @@ export function createHomeReads({
   log,
   length,
   rankingTtlMs,
-  pulled,
+  onDemand,
   buildSoon,
 }: HomeReadsDeps) {
   const touched = new LRUCache<string, number>({ max: 20_000 });
@@ -84,9 +84,9 @@ export function createHomeReads({
     hidden: readonly string[],
   ) {
     const [beforeTime, before] = after ?? [Number.MAX_SAFE_INTEGER, repo.TOP];
-    const authors = await pulled.followedBy(userId, hidden);
+    const authors = await onDemand.followedBy(userId, hidden);
     const merge = (keys: readonly { id: string }[], fromId: string) =>
-      pulled.mergeLatest(keys, authors, fromId, before, beforeTime, limit + 1);
+      onDemand.mergeLatest(keys, authors, fromId, before, beforeTime, limit + 1);
     const keys = await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden);
     if (keys.length > limit) {
       touch(userId);
@@ -106,12 +106,12 @@ export function createHomeReads({
     const state = await stateOf(userId);
     if (!state) return null;
     const entries = await repo.rankedEntries(reads, userId);
-    // Pulled authors' posts join those the timeline reaches: down to its oldest entry once full.
+    // On-demand authors' posts join those the timeline reaches: down to its oldest entry once full.
     let from = state.floor;
     if (entries.length >= length)
       for (const { id } of entries) if (from === '' || id < from) from = id;
-    const authors = await pulled.followedBy(userId, []);
-    const ranked = rankTrending(await pulled.withRanked(entries, authors, from));
+    const authors = await onDemand.followedBy(userId, []);
+    const ranked = rankTrending(await onDemand.withRanked(entries, authors, from));
     rankings.set(userId, ranked);
     return ranked;
   }

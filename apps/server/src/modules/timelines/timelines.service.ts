@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createTimelineBuilder, trimTimeline } from './build';
 import { createTimelineWrites } from './fan-out';
 import { createHomeReads } from './home';
-import { createPulledPosts } from './pulled-posts';
+import { createOnDemandAuthors } from './on-demand-authors';
 import type { Db } from './timelines.deps';
 import * as repo from './timelines.repository';
 
@@ -39,7 +39,7 @@ export function createTimelinesService({
   rankingTtlMs = 10_000,
   pullFollowers,
 }: TimelinesServiceDeps) {
-  const pulled = createPulledPosts({ reads, followers: pullFollowers, length });
+  const onDemand = createOnDemandAuthors({ reads, followers: pullFollowers, length });
   const builder = createTimelineBuilder({ db, log, length });
   const home = createHomeReads({
     db,
@@ -47,10 +47,10 @@ export function createTimelinesService({
     log,
     length,
     rankingTtlMs,
-    pulled,
+    onDemand,
     buildSoon: builder.buildSoon,
   });
-  const { consumer, followed } = createTimelineWrites({ length, pulled });
+  const { consumer, followed } = createTimelineWrites({ length, onDemand });
 
   return {
     consumer,
@@ -63,7 +63,7 @@ export function createTimelinesService({
     followed,
     /** In the unfollow's transaction. */
     unfollowed: (trx: Db, followerId: string, followeeId: string) => {
-      pulled.forgetFollows(followerId);
+      onDemand.forgetFollows(followerId);
       return repo.removeAuthor(trx, followerId, followeeId);
     },
 
@@ -72,7 +72,7 @@ export function createTimelinesService({
      * a follow, a post), so that they see them at once; others' likes show within rankingTtlMs.
      */
     listener: (events: readonly PublishedEvent[]): void => {
-      pulled.listener(events);
+      onDemand.listener(events);
       for (const event of events) {
         switch (event.type) {
           case 'post.liked':

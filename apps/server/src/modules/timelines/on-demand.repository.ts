@@ -13,15 +13,15 @@ type Db = Kysely<Database>;
  * `(user_id, created_at, id)` index and the other for the exact range.
  */
 
-export interface PulledAuthor {
+export interface OnDemandAuthor {
   user_id: string;
   /** Their first post not written to timelines. */
   since: string;
 }
 
 /** The widely followed authors the member follows. */
-export const followedPulledAuthors = compiledQuery(
-  (db: Db, userId: string): Compilable<PulledAuthor> =>
+export const followedOnDemandAuthors = compiledQuery(
+  (db: Db, userId: string): Compilable<OnDemandAuthor> =>
     db
       .selectFrom('follows as f')
       .innerJoin('pulled_authors as a', 'a.user_id', 'f.followee_id')
@@ -29,8 +29,8 @@ export const followedPulledAuthors = compiledQuery(
       .where('f.follower_id', '=', userId),
 );
 
-/** Where each pulled author among `authorIds` (an idListValue) has their pulled posts begin. */
-export const pulledSinceAmong = compiledQuery((db: Db, authorIds: unknown) =>
+/** Where each author read on demand among `authorIds` (an idListValue) has their posts read on demand begin. */
+export const onDemandSinceAmong = compiledQuery((db: Db, authorIds: unknown) =>
   db
     .selectFrom('pulled_authors')
     .select(['user_id', 'since'])
@@ -38,7 +38,7 @@ export const pulledSinceAmong = compiledQuery((db: Db, authorIds: unknown) =>
 );
 
 /** Pulls the author's posts from `since` on (or from an earlier post that arrived late). */
-export const markPulled = compiledCommand((db: Db, authorId: string, since: string) =>
+export const markOnDemand = compiledCommand((db: Db, authorId: string, since: string) =>
   db
     .insertInto('pulled_authors')
     .values({ user_id: authorId, since })

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { decodeTime } from 'ulid';
 import { idListValue } from '../../platform/db/dialect';
 import type { Database } from '../../platform/db/schema';
-import * as pulled from './pulled.repository';
+import * as onDemandRepo from './on-demand.repository';
 import { TOP, type RankedEntry } from './timelines.repository';
 
 type Db = Kysely<Database>;
@@ -16,7 +16,7 @@ const later = (a: string, b: string) => (a > b ? a : b);
 /** A post just created (its event's payload), with its author's followers count. */
 export type NewPost = DomainEventPayloads['post.created'] & { followersCount: number };
 
-/** An author's newest pulled post ids, newest first; `complete` when they are all of them. */
+/** An author's newest post read on demand ids, newest first; `complete` when they are all of them. */
 interface RecentPosts {
   ids: string[];
   complete: boolean;
@@ -36,7 +36,7 @@ function firstBelow(ids: readonly string[], beforeId: string): number {
 
 /**
  * The first `limit` of `keys` and `ids` together, both sorted newest first, without repeats: a
- * merge of the two rather than a sort of both (a page of Home and the few pulled posts within its
+ * merge of the two rather than a sort of both (a page of Home and the few posts read on demand within its
  * range).
  */
 function mergedNewestFirst(
@@ -63,36 +63,36 @@ function mergedNewestFirst(
 }
 
 /**
- * How long a member's followed pulled authors are reused. Their own follows and unfollows drop
- * them at once; an author who becomes pulled in another process is seen within this time.
+ * How long a member's followed authors read on demand are reused. Their own follows and unfollows drop
+ * them at once; an author who comes to be read on demand in another process is seen within this time.
  */
 const FOLLOWED_TTL_MS = 5_000;
 
-export interface PulledPostsDeps {
+export interface OnDemandAuthorsDeps {
   reads: Db;
-  /** Followers from which an author is pulled. */
+  /** Followers from which an author is read on demand. */
   followers: number;
-  /** Post ids kept in memory per pulled author (the timeline's length). */
+  /** Post ids kept in memory per author read on demand (the timeline's length). */
   length: number;
 }
 
 /**
- * Widely followed authors are pulled rather than pushed (the mix Twitter's home timelines use):
+ * Widely followed authors are read on demand rather than pushed (the mix Twitter's home timelines use):
  * once an author has `followers` followers, their new posts are no longer written to every
  * follower's timeline (a post by a member followed by a third of the instance wrote that many
  * rows, and the writer's time for it grows with the instance), and Home merges in the posts of
  * the few such authors the member follows when it is read. Each process keeps those authors'
  * newest post ids, kept current by the events the relay hands on, and for a few seconds which of
- * them each member follows, so a read of Home seldom costs a query more. An author stays pulled once pulled (see
+ * them each member follows, so a read of Home seldom costs a query more. An author stays read on demand once read on demand (see
  * migration 0016), so their posts are never missed when they fall back below the count.
  */
-export function createPulledPosts({ reads, followers, length }: PulledPostsDeps) {
+export function createOnDemandAuthors({ reads, followers, length }: OnDemandAuthorsDeps) {
   const recent = new LRUCache<string, RecentPosts>({ max: 1_000 });
-  const followedAuthors = new LRUCache<string, pulled.PulledAuthor[]>({
+  const followedAuthors = new LRUCache<string, onDemandRepo.OnDemandAuthor[]>({
     max: 20_000,
     ttl: FOLLOWED_TTL_MS,
   });
-  // Bumped when an author becomes pulled: lists of followed authors read meanwhile are not kept.
+  // Bumped when an author comes to be read on demand: lists of followed authors read meanwhile are not kept.
   let marks = 0;
   // Authors whose newest ids are being read, with whether an event changed their posts meanwhile
   // (such a list may predate it: it is used, not kept). Only reads in flight are tracked.
@@ -102,7 +102,7 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
     if (read) read.changed = true;
   };
 
-  async function recentOf(author: pulled.PulledAuthor): Promise<RecentPosts> {
+  async function recentOf(author: onDemandRepo.OnDemandAuthor): Promise<RecentPosts> {
     const { user_id: authorId, since } = author;
     const cached = recent.get(authorId);
     if (cached) return cached;
@@ -111,7 +111,7 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
     reading.set(authorId, read);
     let rows: { id: string }[];
     try {
-      rows = await pulled.authorPostsBetween(
+      rows = await onDemandRepo.authorPostsBetween(
         reads,
         authorId,
         timeOf(since),
@@ -134,7 +134,7 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
 
   /** The author's post ids in [fromId, beforeId), newest first, at most `limit`. */
   async function postsBetween(
-    author: pulled.PulledAuthor,
+    author: onDemandRepo.OnDemandAuthor,
     fromId: string,
     beforeId: string,
     beforeTime: number,
@@ -151,7 +151,7 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
     }
     if (found.length === limit || complete) return found;
     // Older than the ids kept: read from the posts.
-    const rows = await pulled.authorPostsBetween(
+    const rows = await onDemandRepo.authorPostsBetween(
       reads,
       author.user_id,
       timeOf(from),
@@ -201,14 +201,14 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
   return {
     /**
      * In the consumer's transaction, of new posts (in event order): those left out of followers'
-     * timelines, as their author is pulled or becomes pulled with them.
+     * timelines, as their author is read on demand or comes to be read on demand with them.
      */
-    async pulledAmong(trx: Db, posts: readonly NewPost[]): Promise<Set<string>> {
+    async onDemandAmong(trx: Db, posts: readonly NewPost[]): Promise<Set<string>> {
       const answer = new Set<string>();
       if (posts.length === 0) return answer;
       const authors = [...new Set(posts.map((post) => post.authorId))];
       const since = new Map(
-        (await pulled.pulledSinceAmong(trx, idListValue(trx, authors))).map((row) => [
+        (await onDemandRepo.onDemandSinceAmong(trx, idListValue(trx, authors))).map((row) => [
           row.user_id,
           row.since,
         ]),
@@ -219,7 +219,7 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
         answer.add(postId);
         // A post committed after a newer one (PostgreSQL) moves the start back to it.
         if (known !== undefined && postId >= known) continue;
-        await pulled.markPulled(trx, authorId, postId);
+        await onDemandRepo.markOnDemand(trx, authorId, postId);
         since.set(authorId, postId);
         changed(authorId);
         recent.delete(authorId);
@@ -229,24 +229,27 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
       return answer;
     },
 
-    /** The pulled authors the member follows, less those hidden from them. */
-    async followedBy(userId: string, hidden: readonly string[]): Promise<pulled.PulledAuthor[]> {
+    /** The authors read on demand the member follows, less those hidden from them. */
+    async followedBy(
+      userId: string,
+      hidden: readonly string[],
+    ): Promise<onDemandRepo.OnDemandAuthor[]> {
       let authors = followedAuthors.get(userId);
       if (!authors) {
         const before = marks;
-        authors = await pulled.followedPulledAuthors(reads, userId);
+        authors = await onDemandRepo.followedOnDemandAuthors(reads, userId);
         if (marks === before) followedAuthors.set(userId, authors);
       }
       return hidden.length === 0 ? authors : authors.filter((a) => !hidden.includes(a.user_id));
     },
 
     /**
-     * The newest `limit` of Home in [fromId, beforeId): the timeline's `keys` there and the pulled
+     * The newest `limit` of Home in [fromId, beforeId): the timeline's `keys` there and the read on demand
      * authors' posts, newest first.
      */
     async mergeLatest(
       keys: readonly { id: string }[],
-      authors: readonly pulled.PulledAuthor[],
+      authors: readonly onDemandRepo.OnDemandAuthor[],
       fromId: string,
       beforeId: string,
       beforeTime: number,
@@ -260,10 +263,10 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
       return merged ?? keys.slice(0, limit);
     },
 
-    /** The timeline's ranked entries and the pulled authors' posts from `fromId` on. */
+    /** The timeline's ranked entries and the on-demand authors' posts from `fromId` on. */
     async withRanked(
       entries: readonly RankedEntry[],
-      authors: readonly pulled.PulledAuthor[],
+      authors: readonly onDemandRepo.OnDemandAuthor[],
       fromId: string,
     ): Promise<RankedEntry[]> {
       if (authors.length === 0) return [...entries];
@@ -271,7 +274,7 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
       const all = [...entries];
       for (const author of authors) {
         const from = later(author.since, fromId);
-        const posts = await pulled.authorRankedFrom(
+        const posts = await onDemandRepo.authorRankedFrom(
           reads,
           author.user_id,
           timeOf(from),
@@ -293,4 +296,4 @@ export function createPulledPosts({ reads, followers, length }: PulledPostsDeps)
   };
 }
 
-export type PulledPosts = ReturnType<typeof createPulledPosts>;
+export type OnDemandAuthors = ReturnType<typeof createOnDemandAuthors>;
