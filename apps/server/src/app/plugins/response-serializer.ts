@@ -99,7 +99,12 @@ export function contractSerializerCompiler(
   options: ResponseSerializerOptions,
 ): FastifySerializerCompiler<z.ZodType> {
   return ({ schema, method, url, httpStatus }) => {
-    const fast = fastJson(jsonSchemaOf(schema)) as (payload: unknown) => string;
+    // Compiled at the first answer: most routes x statuses never answer, and startup stays quick.
+    let compiled: Serialize | undefined;
+    const fast: Serialize = (payload) => {
+      compiled ??= fastJson(jsonSchemaOf(schema)) as Serialize;
+      return compiled(payload);
+    };
     const serialize: Serialize = mayHoldParts(schema) ? answerJson : fast;
     if (!options.validate) return serialize as (payload: unknown) => string;
     const route = `${method} ${url} (${httpStatus})`;
