@@ -7,3 +7,4 @@ export { createInvalidation, invalidate, invalidation, type ReadModelViews } fro
 export { createMemberPresenter, type MemberPresenter } from './member/presenter';
 export { createCommentPresenter, type CommentPresenter } from './comment/presenter';
 export { notificationPresenter } from './notification/presenter';
+export { createPostPresenter, type PostPresenter } from './post/presenter';

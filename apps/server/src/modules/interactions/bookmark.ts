@@ -17,7 +17,7 @@ const bookmarkDelete = compiledCommand((db: Db, userId: string, postId: string) 
   db.deleteFrom('bookmarks').where('user_id', '=', userId).where('post_id', '=', postId),
 );
 
-/** A member keeps a post to read later: private to them, counted nowhere, no one notified. */
+/** A member saves a post to read later: private to them, counted nowhere, no one notified. */
 export const bookmark: PostInteraction = {
   name: 'bookmark',
   table: 'bookmarks',

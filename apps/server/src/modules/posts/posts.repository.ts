@@ -28,7 +28,7 @@ export interface PostRecord {
   updated_at: number;
 }
 
-/** A post with its author and the viewer's flags: everything a card shows. */
+/** A post with its author and the viewer's states: everything a card shows. */
 export interface PostCardRow extends PostRecord {
   username: string;
   first_name: string;
@@ -127,7 +127,7 @@ function cardQuery(db: Db, viewerId: string | null) {
 
 /**
  * The posts in `ids` (see idListValue) that exist, without their authors: the card cache takes
- * those from the kept member stubs rather than looking each one up again.
+ * those from the cached member summaries rather than looking each one up again.
  */
 export const postsAmong = compiledQuery((db: Db, ids: unknown) =>
   db.selectFrom('posts as p').select(POST_COLUMNS).where('p.id', 'in', idList(db, ids)),
@@ -454,7 +454,7 @@ export function findPostOwner(
 }
 
 /**
- * Which of the viewer's marks on the post a change reads with it: the one its answer shows and the
+ * Which of the viewer's states on the post a change reads with it: the one its answer shows and the
  * change does not settle (a like settles `liked`, so it reads `bookmarked`), or none. Each is an
  * index probe of a table of millions of rows.
  */

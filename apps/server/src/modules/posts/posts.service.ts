@@ -56,7 +56,7 @@ export function createPostsService(serviceDeps: PostsServiceDeps) {
       presenter.packMany(ids, viewer, rows),
     exists: (postId: string, viewer: Viewer | null = null) => postExists(deps, postId, viewer),
 
-    /** Comments keep the post's counter in their own transaction. */
+    /** Comments update the post's counter in their own transaction. */
     adjustCommentCount: writes.adjustCommentCount,
     /** After a change under the post committed: its view is read again. */
     changed: (postId: string): void => {

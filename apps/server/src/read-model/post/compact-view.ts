@@ -3,17 +3,17 @@ import type { PostView } from './view';
 
 /**
  * A card folded to its JSON and the few fields a list reads, for the cards that no longer fit
- * among the views kept full. A view keeps its post twice (the fields a reader's `Post` is built
+ * among the views cached full. A view caches its post twice (the fields a reader's `Post` is built
  * from, and their JSON) and its JSON in a buffer of its own, about 1.7 kB for a card whose JSON
- * takes 660 bytes; a compact card is about 0.65 kB. The JSON is kept as a one-byte string of its
- * UTF-8 bytes: V8 keeps such a string in one byte a character whatever it holds, where the text
+ * takes 660 bytes; a compact card is about 0.65 kB. The JSON is cached as a one-byte string of its
+ * UTF-8 bytes: V8 caches such a string in one byte a character whatever it holds, where the text
  * itself would take two for a post with an emoji, and the string needs no buffer of its own.
  */
 export interface CompactView {
   json: string;
   likedByAt: number;
   flagsAt: number;
-  /** The author's id (the kept stub's string, shared by their cards). */
+  /** The author's id (the cached summary's string, shared by their cards). */
   userId: string;
   createdAt: number;
   likeCount: number;

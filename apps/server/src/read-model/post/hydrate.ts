@@ -2,7 +2,7 @@ import type { PostViewCache } from './view-cache';
 import type { PostView } from './view';
 import type { ViewerState, ViewerStates } from '../viewer-state/viewer-states';
 
-/** A page's post: its card and the reader's flags. */
+/** A page's post: its card and the reader's viewer states. */
 export interface ListedPost {
   view: PostView;
   liked: unknown;
@@ -26,8 +26,8 @@ function flagged(
 }
 
 /**
- * Turns a page of post ids into posts: cards from the card cache, the reader's flags from their kept
- * marks. Posts deleted meanwhile are left out. `rows` are the ids' rowids when the list read them
+ * Turns a page of post ids into posts: cards from the card cache, the reader's viewer states from their cached
+ * viewer states. Posts deleted meanwhile are left out. `rows` are the ids' rowids when the list read them
  * (see PostViewCache.of).
  */
 export function createHydrator(cards: Pick<PostViewCache, 'of'>, flags: Pick<ViewerStates, 'of'>) {
@@ -51,7 +51,7 @@ export function createHydrator(cards: Pick<PostViewCache, 'of'>, flags: Pick<Vie
 
 export type Hydrate = ReturnType<typeof createHydrator>;
 
-/** Posts whose views are at hand (read with their rows), with the reader's flags. */
+/** Posts whose views are at hand (read with their rows), with the reader's viewer states. */
 export function createStateHydrator(flags: Pick<ViewerStates, 'of'>) {
   return async function withViewerStates(
     views: readonly PostView[],

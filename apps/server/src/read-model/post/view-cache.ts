@@ -33,7 +33,7 @@ function recentIds(max: number) {
   };
 }
 
-/** A card kept full, and how often it was read since. */
+/** A card cached full, and how often it was read since. */
 interface FullView {
   view: PostView;
   reads: number;
@@ -42,16 +42,16 @@ interface FullView {
 export interface PostViewCacheDeps {
   /** Where cards are read from (a read-only connection on SQLite). */
   reads: Db;
-  /** Cards kept full. */
+  /** Cards cached full. */
   max: number;
-  /** Cards kept compact (see CompactView) once they no longer fit among those kept full. */
+  /** Cards cached compact (see CompactView) once they no longer fit among those cached full. */
   compactMax: number;
-  /** The members' stubs, kept apart: a card shows its author's. */
+  /** The members' summaries, cached apart: a card shows its author's. */
   authors: { of(ids: readonly string[]): Promise<UserStub[]> };
 }
 
 /**
- * Post cards by id, kept in a bounded cache: a page of posts is then a page of ids. Every change
+ * Post cards by id, cached in a bounded cache: a page of posts is then a page of ids. Every change
  * to what a card shows is an event (edit, delete, like, comment, profile edit, a member's account
  * deleted): the read model's invalidation table drops the cards those events name, in the process
  * that made the change at commit and in the others when the relay hands them on.
@@ -66,23 +66,23 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
   const full = new LRUCache<string, FullView>({
     max,
     dispose: (kept, id, reason) => {
-      // A card pushed out is current (a change drops it instead), so it is kept whatever the mark.
+      // A card pushed out is current (a change drops it instead), so it is cached whatever the mark.
       if (reason === 'evict') compact?.keep(compact.mark(), id, compactView(kept.view));
     },
   });
   const cards = keptUntilChanged(full);
-  // A card is kept on its second read: most cards of a list read once (a search's, a tag page's)
-  // are never read again, and keeping them would only churn the cache and the heap.
+  // A card is cached on its second read: most cards of a list read once (a search's, a tag page's)
+  // are never read again, and caching them would only churn the cache and the heap.
   const seen = recentIds(max);
 
-  /** The reads a compact card must pass to be kept full again: those of the card it would push out. */
+  /** The reads a compact card must pass to be cached full again: those of the card it would push out. */
   function readsToBeKeptWhole(): number {
     return full.size < max ? 0 : (full.rvalues().next().value?.reads ?? 0);
   }
 
   /**
-   * The kept card of `id`, full or expanded. A compact card is kept full again once it was read
-   * more often since it was compact than the card it would push out since that one was kept: the
+   * The cached card of `id`, full or expanded. A compact card is cached full again once it was read
+   * more often since it was compact than the card it would push out since that one was cached: the
    * cards a list reads over and over (a tag's first page) come back after lists read a few times
    * each pushed them out, while cards read about as often as the others stay where they are
    * instead of trading places on every read (a card moved costs more than one expanded).
@@ -117,7 +117,7 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
   }
 
   // Counts the changes that may change what a search finds (an edit, a deletion, an account's
-  // posts gone): what other modules keep of posts' text checks it (see rewrites below).
+  // posts gone): what other modules cache of posts' text checks it (see rewrites below).
   let rewrites = 0;
 
   async function readPosts(ids: string[], rows: number[] | null): Promise<PostRecord[]> {
@@ -140,7 +140,7 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
     return views;
   }
 
-  /** The views of posts read since `mark`, each kept on its second read. */
+  /** The views of posts read since `mark`, each cached on its second read. */
   async function viewsRead(mark: number, posts: PostRecord[]): Promise<PostView[]> {
     const views = await viewsOf(posts);
     for (const view of views) {
@@ -179,8 +179,8 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
     },
     /**
      * The views of `posts`, rows a list read with every column of their cards (see
-     * authorPostRows), in their order: kept views where kept, the others built from the rows and
-     * not kept. Such a list has the rows in hand, so keeping their views would spare it little,
+     * authorPostRows), in their order: cached views where cached, the others built from the rows and
+     * not cached. Such a list has the rows in hand, so caching their views would spare it little,
      * while a stranger's posts read a few times each would push out the cards other lists read:
      * on 1,000,000 posts a member's page then took about a quarter less CPU, and the server 30 MB
      * less memory. Posts whose author is gone are left out.
@@ -204,8 +204,8 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
       return views;
     },
     /**
-     * The view of a post just written, from its row as written and its author's kept stub
-     * (undefined if the author is gone). Not kept: a post is kept on its second read, as any.
+     * The view of a post just written, from its row as written and its author's cached summary
+     * (undefined if the author is gone). Not cached: a post is cached on its second read, as any.
      */
     async written(post: PostRecord): Promise<PostView | undefined> {
       const [view] = await viewsOf([post]);
@@ -229,7 +229,7 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
     },
     /**
      * How many posts' texts changed or posts went, as far as this process knows (its own writes at
-     * once, other processes' when their events arrive): a kept list of posts found by their text
+     * once, other processes' when their events arrive): a cached list of posts found by their text
      * is stale once this moved.
      */
     rewrites: (): number => rewrites,

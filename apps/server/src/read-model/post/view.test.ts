@@ -80,7 +80,7 @@ describe("a post's serialized JSON", () => {
     },
   ];
 
-  // Kept stubs carry their JSON (member-stubs.ts); a view uses it for its author.
+  // Cached summaries carry their JSON (member-summaries.ts); a view uses it for its author.
   const keptAuthor = withJson({ ...author }, JSON.stringify(author));
 
   for (const { name, card: row, liked, bookmarked, reader } of cases) {

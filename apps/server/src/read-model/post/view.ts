@@ -21,14 +21,14 @@ export function toPost(row: PostCardRow, viewer: Reader): Post {
 
 type SharedPart = Omit<Post, 'likes' | 'commentCount' | 'likedByViewer' | 'bookmarkedByViewer'>;
 
-/** What a card shows every reader, formatted and serialized once (the card cache keeps it). */
+/** What a card shows every reader, formatted and serialized once (the card cache caches it). */
 export interface PostView {
   /** What lists read of the card: its order, its author, its counts. */
   row: Pick<PostRecord, 'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count'>;
   shared: SharedPart;
   /**
    * The post's JSON as UTF-8, as a reader who neither liked nor bookmarked it sees it. The parts
-   * around the reader's own (their `likedBy` entry, their flags) are ranges of it.
+   * around the reader's own (their `likedBy` entry, their viewer states) are ranges of it.
    */
   json: Buffer;
   /** Where the `likedBy` array starts. */
@@ -38,7 +38,7 @@ export interface PostView {
 }
 
 const NOBODY = Buffer.from('[]');
-/** The JSON after `likedByViewer`'s key, one for each pair of flags. */
+/** The JSON after `likedByViewer`'s key, one for each pair of viewer states. */
 const tailOf = (liked: boolean, bookmarked: boolean) =>
   Buffer.from(`${liked},"bookmarkedByViewer":${bookmarked}}`);
 const TAILS = {
@@ -48,8 +48,8 @@ const TAILS = {
 const UNFLAGGED = TAILS.not.not;
 
 /**
- * The view of a post by `author` (a kept member stub, shared by their cards). Its JSON is written
- * field by field, in the order of `shared`'s keys, with the author's kept JSON: a list of cards the
+ * The view of a post by `author` (a cached member summary, shared by their cards). Its JSON is written
+ * field by field, in the order of `shared`'s keys, with the author's cached JSON: a list of cards the
  * cache lacks builds 21 views, and JSON.stringify walking each object again was most of their cost.
  */
 export function viewOf(record: PostRecord, author: UserStub): PostView {
@@ -70,7 +70,7 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
     updatedAt,
   };
   const id = JSON.stringify(record.id);
-  // Joined, not concatenated: `+` would keep a tree of the pieces to walk again when encoding.
+  // Joined, not concatenated: `+` would cache a tree of the pieces to walk again when encoding.
   const head = [
     '{"_id":',
     id,
@@ -110,7 +110,7 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
   return { row: record, shared, json, likedByAt, flagsAt };
 }
 
-/** The view to keep: its JSON copied out of the shared pool (see `ownCopy`). */
+/** The view to cache: its JSON copied out of the shared pool (see `ownCopy`). */
 export function cachedView(view: PostView): PostView {
   return { ...view, json: ownCopy(view.json) };
 }
@@ -129,7 +129,7 @@ function likedByJsonOf(reader: NonNullable<Reader>): Buffer {
 }
 
 /**
- * A card as the viewer sees it, given their flags ('liked', 'bookmarked') read apart; its JSON is
+ * A card as the viewer sees it, given their viewer states ('liked', 'bookmarked') read apart; its JSON is
  * the view's bytes around the reader's part (see lib/serialized).
  */
 export function presentPost(

@@ -6,7 +6,7 @@ import { bookmarkedPostIds, flagsAmong, likedPostIds } from '../../modules/posts
 
 type Db = Kysely<Database>;
 
-/** What a reader did to a post: the card's flags. */
+/** What a reader did to a post: the viewer's state of one post. */
 export interface ViewerState {
   liked: boolean;
   bookmarked: boolean;
@@ -19,7 +19,7 @@ interface Marks {
 
 export interface ViewerStatesDeps {
   reads: Db;
-  /** Post ids kept over all members (each member's likes and bookmarks count). */
+  /** Post ids cached over all members (each member's likes and bookmarks count). */
   maxIds: number;
   /** A member with more likes or bookmarks than this is asked the database page by page. */
   maxPerMember: number;
@@ -28,9 +28,9 @@ export interface ViewerStatesDeps {
 const NONE: ViewerState = { liked: false, bookmarked: false };
 
 /**
- * Which posts each recent reader liked and bookmarked, kept in memory: a page's flags then cost no
- * query. A member's marks are read once (two index ranges) and dropped when they like, unlike,
- * bookmark or unbookmark (see the read model's invalidation table). Members with very many marks are asked per page instead.
+ * Which posts each recent reader liked and bookmarked, cached in memory: a page's viewer states then cost no
+ * query. A member's viewer state are read once (two index ranges) and dropped when they like, unlike,
+ * bookmark or unbookmark (see the read model's invalidation table). Members with very many viewer states are asked per page instead.
  */
 export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStatesDeps) {
   const marks = keptPerMember<Marks>({
@@ -53,7 +53,7 @@ export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStates
   const { forget } = marks;
 
   return {
-    /** The reader's flags for each of `ids`. */
+    /** The reader's viewer states for each of `ids`. */
     async of(userId: string, ids: readonly string[]): Promise<Map<string, ViewerState>> {
       const flags = new Map<string, ViewerState>();
       if (ids.length === 0) return flags;
