@@ -29,6 +29,26 @@ export interface UseDraftOptions {
   isPristine: (content: DraftContent) => boolean;
 }
 
+/** The draft an editor opens with: Edit Post's one of this post, or the newest new-post draft. */
+async function readKeptDraft(memberId: string, postId: string | null): Promise<Draft | undefined> {
+  const { editDraftId, listDrafts, readDraft } = await store();
+  return postId === null
+    ? (await listDrafts(memberId))[0]
+    : await readDraft(editDraftId(memberId, postId));
+}
+
+/** Writes what waits at once when the page goes away or the editor closes. */
+function useFlushOnLeave(flush: () => Promise<void>): void {
+  useEffect(() => {
+    const onPageHide = () => void flush();
+    window.addEventListener('pagehide', onPageHide);
+    return () => {
+      window.removeEventListener('pagehide', onPageHide);
+      void flush();
+    };
+  }, [flush]);
+}
+
 /**
  * Keeps the editor's content as a draft on this device while the member types, and puts it
  * back when the editor opens again. The new-post box keeps any number of drafts (switch with
@@ -87,11 +107,8 @@ export function useDraft({ memberId, postId, content, restore, isPristine }: Use
   useEffect(() => {
     const closed = new AbortController();
     void (async () => {
-      const { editDraftId, listDrafts, readDraft } = await store();
-      const kept =
-        postId === null
-          ? (await listDrafts(memberId))[0]
-          : await readDraft(editDraftId(memberId, postId));
+      const { editDraftId } = await store();
+      const kept = await readKeptDraft(memberId, postId);
       if (closed.signal.aborted) return;
       loadedRef.current = true;
       if (postId !== null) setCurrent(editDraftId(memberId, postId));
@@ -121,14 +138,7 @@ export function useDraft({ memberId, postId, content, restore, isPristine }: Use
     timerRef.current = setTimeout(() => void flush(), SAVE_DELAY_MS);
   }, [content, flush]);
 
-  useEffect(() => {
-    const onPageHide = () => void flush();
-    window.addEventListener('pagehide', onPageHide);
-    return () => {
-      window.removeEventListener('pagehide', onPageHide);
-      void flush();
-    };
-  }, [flush]);
+  useFlushOnLeave(flush);
 
   /** Forgets the current draft (after Post, or on Cancel). */
   const clear = useCallback(async () => {

@@ -53,11 +53,9 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [progress, setProgress] = useState<number | null>(null);
   const controllerRef = useRef<AbortController | null>(null);
-  const refs: FieldRefs = {
-    firstName: useRef<HTMLInputElement>(null),
-    lastName: useRef<HTMLInputElement>(null),
-    bio: useRef<HTMLTextAreaElement>(null),
-  };
+  const firstNameRef = useRef<HTMLInputElement>(null);
+  const lastNameRef = useRef<HTMLInputElement>(null);
+  const bioRef = useRef<HTMLTextAreaElement>(null);
   const editMutation = useEditProfileMutation();
   const withSchemas = useWithSchemas();
   const saving = editMutation.isPending;
@@ -83,7 +81,8 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
       const found = fieldErrorsOf(parsed.error.issues);
       setErrors(found);
       const first = FIELD_ORDER.find((name) => found[name] !== undefined);
-      if (first) refs[first].current?.focus();
+      const inputs: FieldRefs = { firstName: firstNameRef, lastName: lastNameRef, bio: bioRef };
+      if (first) inputs[first].current?.focus();
       return;
     }
     setErrors({});
@@ -127,7 +126,7 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
     if (checking) controllerRef.current = controller;
   };
 
-  const fields = { values, errors, refs, onChange: change };
+  const fields = { values, errors, onChange: change };
   return (
     <Modal
       open
@@ -159,8 +158,8 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
           saving={saving}
           onPick={pick}
         />
-        <NameFields {...fields} />
-        <BioField {...fields} />
+        <NameFields {...fields} firstNameRef={firstNameRef} lastNameRef={lastNameRef} />
+        <BioField {...fields} bioRef={bioRef} />
       </form>
     </Modal>
   );

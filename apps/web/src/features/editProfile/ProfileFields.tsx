@@ -15,16 +15,24 @@ export interface FieldRefs {
 interface ProfileFieldsProps {
   values: ProfileValues;
   errors: FieldErrors;
-  refs: FieldRefs;
   onChange: (name: FieldName, value: string) => void;
 }
 
 /** First and last name, side by side on wider screens. */
-export function NameFields({ values, errors, refs, onChange }: ProfileFieldsProps) {
+export function NameFields({
+  values,
+  errors,
+  onChange,
+  firstNameRef,
+  lastNameRef,
+}: ProfileFieldsProps & {
+  firstNameRef: FieldRefs['firstName'];
+  lastNameRef: FieldRefs['lastName'];
+}) {
   return (
     <div className="edit-profile__names">
       <TextField
-        ref={refs.firstName}
+        ref={firstNameRef}
         label="First Name"
         name="firstName"
         autoComplete="given-name"
@@ -36,7 +44,7 @@ export function NameFields({ values, errors, refs, onChange }: ProfileFieldsProp
         }}
       />
       <TextField
-        ref={refs.lastName}
+        ref={lastNameRef}
         label="Last Name"
         name="lastName"
         autoComplete="family-name"
@@ -52,7 +60,12 @@ export function NameFields({ values, errors, refs, onChange }: ProfileFieldsProp
 }
 
 /** The bio, with how many characters it has of the most it may have. */
-export function BioField({ values, errors, refs, onChange }: ProfileFieldsProps) {
+export function BioField({
+  values,
+  errors,
+  onChange,
+  bioRef,
+}: ProfileFieldsProps & { bioRef: FieldRefs['bio'] }) {
   const bioId = useId();
   const bioCountId = useId();
   const bioErrorId = useId();
@@ -73,7 +86,7 @@ export function BioField({ values, errors, refs, onChange }: ProfileFieldsProps)
         </span>
       </div>
       <textarea
-        ref={refs.bio}
+        ref={bioRef}
         id={bioId}
         name="bio"
         rows={4}

@@ -12,6 +12,23 @@ interface EditPostModalProps {
   onClose: () => void;
 }
 
+/** Whether a draft holds nothing the post does not already have. */
+function isUnchanged(post: Post, content: DraftContent): boolean {
+  return (
+    content.text === post.content &&
+    !content.image &&
+    !content.removeImage &&
+    content.altText === (post.mediaAlt ?? '')
+  );
+}
+
+/** The image the editor shows: a new one picked, the post's own, or none. */
+function shownImage(post: Post, image: ImageChange): EditorImage {
+  if (image.kind === 'replace') return { kind: 'file', file: image.file };
+  if (image.kind === 'keep' && post.mediaURL) return { kind: 'url', url: post.mediaURL };
+  return null;
+}
+
 /**
  * The 'Edit Post' dialog: the text, the image (remove it, or pick another one, uploaded on
  * Save) and emojis; Cancel leaves the post as it was, Save stores it and closes. Changes are kept
@@ -45,20 +62,14 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
       if (kept.image) setImage({ kind: 'replace', file: kept.image });
       else setImage(kept.removeImage ? { kind: 'remove' } : { kind: 'keep' });
     }, []),
-    isPristine: (content) =>
-      content.text === post.content &&
-      !content.image &&
-      !content.removeImage &&
-      content.altText === (post.mediaAlt ?? ''),
+    isPristine: (content) => isUnchanged(post, content),
   });
   const cancel = () => {
     void draft.clear();
     onClose();
   };
 
-  let shown: EditorImage = null;
-  if (image.kind === 'replace') shown = { kind: 'file', file: image.file };
-  else if (image.kind === 'keep' && post.mediaURL) shown = { kind: 'url', url: post.mediaURL };
+  const shown = shownImage(post, image);
 
   const save = () => {
     if (edit.isPending) return;

@@ -20,6 +20,26 @@ export function usernameMatches(typed: string, username: string): boolean {
   return typed.trim().toLowerCase() === username.toLowerCase();
 }
 
+interface DialogButtonsProps {
+  formId: string;
+  canDelete: boolean;
+  deleting: boolean;
+  onCancel: () => void;
+}
+
+function DialogButtons({ formId, canDelete, deleting, onCancel }: DialogButtonsProps) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" form={formId} variant="danger" disabled={!canDelete} loading={deleting}>
+        Delete
+      </Button>
+    </>
+  );
+}
+
 /**
  * Asks for the password and the username typed out before deleting the account; Delete stays
  * disabled until the username matches. On success the app signs out (see useDeleteAccount).
@@ -75,20 +95,12 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
       title="Delete account"
       size="sm"
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            form={formId}
-            variant="danger"
-            disabled={!matches}
-            loading={mutation.isPending}
-          >
-            Delete
-          </Button>
-        </>
+        <DialogButtons
+          formId={formId}
+          canDelete={matches}
+          deleting={mutation.isPending}
+          onCancel={onClose}
+        />
       }
     >
       <form id={formId} className="settings-form" onSubmit={handleSubmit} noValidate>

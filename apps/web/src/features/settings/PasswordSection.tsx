@@ -43,6 +43,17 @@ function collect(messages: readonly string[], fields: readonly (Field | 'form')[
   return errors;
 }
 
+/** The schema's issues as messages by field (those of no field go above the button). */
+function errorsOfIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
+  return collect(
+    issues.map((issue) => issue.message),
+    issues.map((issue) => {
+      const field = issue.path[0];
+      return FIELDS.includes(field as Field) ? (field as Field) : 'form';
+    }),
+  );
+}
+
 /** Current, new and confirmed password; on success the other devices are signed out. */
 export function PasswordSection() {
   const { user } = useRequiredSession();
@@ -61,16 +72,7 @@ export function PasswordSection() {
   const send = (schemas: Schemas) => {
     const parsed = schemas.passwordChangeBodySchema.safeParse(values);
     if (!parsed.success) {
-      const issues = parsed.error.issues;
-      showErrors(
-        collect(
-          issues.map((issue) => issue.message),
-          issues.map((issue) => {
-            const field = issue.path[0];
-            return FIELDS.includes(field as Field) ? (field as Field) : 'form';
-          }),
-        ),
-      );
+      showErrors(errorsOfIssues(parsed.error.issues));
       return;
     }
     setErrors({});
