@@ -396,7 +396,7 @@ describe('payload bounds', () => {
       post: single.rawPayload.length,
       page: page.rawPayload.length,
     };
-    // The bounds README's "Where Perch differs" states for these answers.
+    // The bounds docs/api.md's "Where Perch differs from the original mock API" states for these answers.
     expect(sizes.profile).toBeLessThan(200 * 1024);
     expect(sizes.post).toBeLessThan(16 * 1024);
     expect(sizes.page).toBeLessThan(64 * 1024);
