@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SQLITE_CACHE_MIB } from '../platform/db/database';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -66,7 +67,7 @@ export interface AppConfig {
 export const DEFAULT_HOME_PULL_FOLLOWERS = 2_000;
 
 /** See sqliteCacheMiB and db/database.ts. */
-export const DEFAULT_SQLITE_CACHE_MIB = 8;
+export { DEFAULT_SQLITE_CACHE_MIB };
 
 /** See heapGrowthPercent: V8 alone let a heap keeping 45 MB grow past 150 MB between collections. */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 15;

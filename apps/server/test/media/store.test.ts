@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sniffImageKind } from '../../src/modules/media/media.image';
-import { DiskMediaStore, isValidMediaKey } from '../../src/modules/media/media.store';
+import { isValidMediaKey } from '../../src/lib/media-key';
+import { DiskMediaStore } from '../../src/modules/media/media.store';
 import {
   animatedGif,
   filesUnder,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { isValidMediaKey } from '../../lib/media-key';
 
 export interface StoredObject {
   key: string;
@@ -32,14 +33,7 @@ export interface MediaStore {
   removeIncomplete(olderThan: number): Promise<number>;
 }
 
-// Plain names only: no "..", no hidden files, no absolute paths.
-const KEY_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 const TEMP_DIR = '.incoming';
-
-export function isValidMediaKey(key: string): boolean {
-  const segments = key.split('/');
-  return segments.length <= 8 && segments.every((s) => KEY_SEGMENT.test(s) && !s.includes('..'));
-}
 
 function checkKey(key: string): void {
   if (!isValidMediaKey(key)) throw new Error(`invalid media key: ${JSON.stringify(key)}`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { isValidMediaKey } from '../../modules/media/media.store';
+import { isValidMediaKey } from '../../lib/media-key';
 import {
   PRIVATE_DIR,
   PRIVATE_FILE,

@@ -23,7 +23,6 @@ import { createWaitingPostsIndexer } from './search-index';
 import { PerchSqliteDialect } from './sqlite-dialect';
 import { planWithoutValueSamples } from './statistics';
 import type { Database } from './schema';
-import { DEFAULT_SQLITE_CACHE_MIB } from '../../app/config';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -47,6 +46,9 @@ export interface DatabaseHandle {
 
 // Counts and times fit comfortably in a double; keep them numbers rather than strings.
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
+/** Pages SQLite keeps in memory for each connection, in MiB, unless SQLITE_CACHE_MB says otherwise. */
+export const DEFAULT_SQLITE_CACHE_MIB = 8;
 
 export function targetFromConfig(config: {
   dataDir: string;
@@ -80,7 +82,7 @@ function createPrivately(filename: string): void {
  * the file outside it, and a miss costs a few microseconds to copy a page from there. On the
  * 1,000,000-post instance (1.9 GB), feed reads with 32 or 64 MB caches differed from 16 MB by less
  * than the run-to-run noise, and 8 MB kept the server's peak 16 MB lower for reads of cold rows
- * within the noise too (SQLITE_CACHE_MB sets it, DEFAULT_SQLITE_CACHE_MIB in config.ts).
+ * within the noise too (SQLITE_CACHE_MB sets it, DEFAULT_SQLITE_CACHE_MIB below).
  *
  * mmap_size stays 0: mapped pages count in the process's resident memory as they are read (a
  * file-backed mapping the kernel can drop, but resident all the same). On that instance, 3,000

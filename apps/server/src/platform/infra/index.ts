@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AppConfig } from '../../app/config';
 import type { Database } from '../db/schema';
 import { createLocalEventSignal, createRedisEventSignal, type EventSignal } from './event-signal';
 import { createDatabaseJobLock, createRedisJobLock, lockHolderId, type JobLock } from './jobs';
@@ -82,8 +81,14 @@ async function within(promise: Promise<unknown>, ms: number): Promise<void> {
   }
 }
 
+/** What the infrastructure needs of the configuration. */
+export interface InfrastructureConfig {
+  /** Redis coordinates processes when set; without it everything stays in this process. */
+  redisUrl: string | null;
+}
+
 export async function createInfrastructure(
-  config: AppConfig,
+  config: InfrastructureConfig,
   log: FastifyBaseLogger,
   db: Kysely<Database>,
   options: InfrastructureOptions = {},
