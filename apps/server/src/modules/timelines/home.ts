@@ -36,6 +36,22 @@ export interface HomeReadsDeps {
   buildSoon: (userId: string) => void;
 }
 
+/** The page of a member's trending order after `after`, less the posts of `hidden` authors. */
+function pageOfRanking(
+  ranked: readonly Ranked[],
+  after: readonly [number, number, string] | null,
+  limit: number,
+  hidden: readonly string[],
+): TimelinePage {
+  const shown = new Set(hidden);
+  const following = trendingAfter(ranked, after);
+  const slice = (
+    shown.size === 0 ? following : following.filter((entry) => !shown.has(entry.authorId))
+  ).slice(0, limit + 1);
+  const keys = slice.map(({ id, likeCount, createdAt }) => ({ id, likeCount, createdAt }));
+  return { keys, floor: '' };
+}
+
 /** Pages of members' Home read from their timelines, latest or trending. */
 export function createHomeReads({
   db,
@@ -128,14 +144,7 @@ export function createHomeReads({
     hidden: readonly string[],
   ): Promise<TimelinePage | null> {
     const ranked = await ranking(userId);
-    if (!ranked) return null;
-    const shown = new Set(hidden);
-    const following = trendingAfter(ranked, after);
-    const slice = (
-      shown.size === 0 ? following : following.filter((entry) => !shown.has(entry.authorId))
-    ).slice(0, limit + 1);
-    const keys = slice.map(({ id, likeCount, createdAt }) => ({ id, likeCount, createdAt }));
-    return { keys, floor: '' };
+    return ranked ? pageOfRanking(ranked, after, limit, hidden) : null;
   }
 
   return {

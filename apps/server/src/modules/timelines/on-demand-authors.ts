@@ -76,6 +76,203 @@ export interface OnDemandAuthorsDeps {
   length: number;
 }
 
+/** What a process keeps of the authors read on demand. */
+interface OnDemandState {
+  reads: Db;
+  followers: number;
+  length: number;
+  recent: LRUCache<string, RecentPosts>;
+  followedAuthors: LRUCache<string, onDemandRepo.OnDemandAuthor[]>;
+  /** Bumped when an author comes to be read on demand: lists of followed authors read meanwhile are not kept. */
+  marks: number;
+  /**
+   * Authors whose newest ids are being read, with whether an event changed their posts meanwhile
+   * (such a list may predate it: it is used, not kept). Only reads in flight are tracked.
+   */
+  reading: Map<string, { readers: number; changed: boolean }>;
+}
+
+function changed(state: OnDemandState, authorId: string): void {
+  const read = state.reading.get(authorId);
+  if (read) read.changed = true;
+}
+
+async function recentOf(
+  state: OnDemandState,
+  author: onDemandRepo.OnDemandAuthor,
+): Promise<RecentPosts> {
+  const { recent, reading, length } = state;
+  const { user_id: authorId, since } = author;
+  const cached = recent.get(authorId);
+  if (cached) return cached;
+  const read = reading.get(authorId) ?? { readers: 0, changed: false };
+  read.readers += 1;
+  reading.set(authorId, read);
+  let rows: { id: string }[];
+  try {
+    rows = await onDemandRepo.authorPostsBetween(
+      state.reads,
+      authorId,
+      timeOf(since),
+      since,
+      Number.MAX_SAFE_INTEGER,
+      TOP,
+      length + 1,
+    );
+  } finally {
+    read.readers -= 1;
+    if (read.readers === 0) reading.delete(authorId);
+  }
+  const list = {
+    ids: rows.slice(0, length).map((row) => row.id),
+    complete: rows.length <= length,
+  };
+  if (!read.changed) recent.set(authorId, list);
+  return list;
+}
+
+/** The author's post ids in [fromId, beforeId), newest first, at most `limit`. */
+async function postsBetween(
+  state: OnDemandState,
+  author: onDemandRepo.OnDemandAuthor,
+  fromId: string,
+  beforeId: string,
+  beforeTime: number,
+  limit: number,
+): Promise<string[]> {
+  const from = later(author.since, fromId);
+  if (from >= beforeId) return [];
+  const { ids, complete } = await recentOf(state, author);
+  const found: string[] = [];
+  for (let i = firstBelow(ids, beforeId); i < ids.length && found.length < limit; i += 1) {
+    const id = ids[i] ?? '';
+    if (id < from) return found;
+    found.push(id);
+  }
+  if (found.length === limit || complete) return found;
+  // Older than the ids kept: read from the posts.
+  const rows = await onDemandRepo.authorPostsBetween(
+    state.reads,
+    author.user_id,
+    timeOf(from),
+    from,
+    beforeTime,
+    beforeId,
+    limit,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Keeps the authors' newest post ids and members' follows current after `event`. */
+function onEvent(state: OnDemandState, event: PublishedEvent): void {
+  const { recent, followedAuthors, length } = state;
+  switch (event.type) {
+    case 'post.created': {
+      const { authorId, postId } = event.payload;
+      changed(state, authorId);
+      const list = recent.get(authorId);
+      if (!list) break;
+      list.ids.splice(firstBelow(list.ids, postId), 0, postId);
+      if (list.ids.length > length) {
+        list.ids.length = length;
+        list.complete = false;
+      }
+      break;
+    }
+    case 'post.deleted': {
+      changed(state, event.payload.authorId);
+      const list = recent.get(event.payload.authorId);
+      const at = list ? list.ids.indexOf(event.payload.postId) : -1;
+      if (list && at >= 0) list.ids.splice(at, 1);
+      break;
+    }
+    case 'member.followed':
+    case 'member.unfollowed':
+      followedAuthors.delete(event.payload.followerId);
+      break;
+    case 'member.deleted':
+      changed(state, event.payload.userId);
+      recent.delete(event.payload.userId);
+      followedAuthors.delete(event.payload.userId);
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * In the consumer's transaction, of new posts (in event order): those left out of followers'
+ * timelines, as their author is read on demand or comes to be read on demand with them.
+ */
+async function onDemandAmong(
+  state: OnDemandState,
+  trx: Db,
+  posts: readonly NewPost[],
+): Promise<Set<string>> {
+  const answer = new Set<string>();
+  if (posts.length === 0) return answer;
+  const authors = [...new Set(posts.map((post) => post.authorId))];
+  const since = new Map(
+    (await onDemandRepo.onDemandSinceAmong(trx, idListValue(trx, authors))).map((row) => [
+      row.user_id,
+      row.since,
+    ]),
+  );
+  for (const { authorId, postId, followersCount } of posts) {
+    const known = since.get(authorId);
+    if (known === undefined && followersCount < state.followers) continue;
+    answer.add(postId);
+    // A post committed after a newer one (PostgreSQL) moves the start back to it.
+    if (known !== undefined && postId >= known) continue;
+    await onDemandRepo.markOnDemand(trx, authorId, postId);
+    since.set(authorId, postId);
+    changed(state, authorId);
+    state.recent.delete(authorId);
+    state.marks += 1;
+    state.followedAuthors.clear();
+  }
+  return answer;
+}
+
+/** The authors read on demand the member follows, less those hidden from them. */
+async function followedBy(
+  state: OnDemandState,
+  userId: string,
+  hidden: readonly string[],
+): Promise<onDemandRepo.OnDemandAuthor[]> {
+  let authors = state.followedAuthors.get(userId);
+  if (!authors) {
+    const before = state.marks;
+    authors = await onDemandRepo.followedOnDemandAuthors(state.reads, userId);
+    if (state.marks === before) state.followedAuthors.set(userId, authors);
+  }
+  return hidden.length === 0 ? authors : authors.filter((a) => !hidden.includes(a.user_id));
+}
+
+/** The timeline's ranked entries and the on-demand authors' posts from `fromId` on. */
+async function withRanked(
+  state: OnDemandState,
+  entries: readonly RankedEntry[],
+  authors: readonly onDemandRepo.OnDemandAuthor[],
+  fromId: string,
+): Promise<RankedEntry[]> {
+  if (authors.length === 0) return [...entries];
+  const ids = new Set(entries.map((entry) => entry.id));
+  const all = [...entries];
+  for (const author of authors) {
+    const from = later(author.since, fromId);
+    const posts = await onDemandRepo.authorRankedFrom(
+      state.reads,
+      author.user_id,
+      timeOf(from),
+      from,
+      state.length,
+    );
+    for (const post of posts) if (!ids.has(post.id)) all.push(post);
+  }
+  return all;
+}
+
 /**
  * Widely followed authors are read on demand rather than pushed (the mix Twitter's home timelines use):
  * once an author has `followers` followers, their new posts are no longer written to every
@@ -87,161 +284,22 @@ export interface OnDemandAuthorsDeps {
  * migration 0016), so their posts are never missed when they fall back below the count.
  */
 export function createOnDemandAuthors({ reads, followers, length }: OnDemandAuthorsDeps) {
-  const recent = new LRUCache<string, RecentPosts>({ max: 1_000 });
-  const followedAuthors = new LRUCache<string, onDemandRepo.OnDemandAuthor[]>({
-    max: 20_000,
-    ttl: FOLLOWED_TTL_MS,
-  });
-  // Bumped when an author comes to be read on demand: lists of followed authors read meanwhile are not kept.
-  let marks = 0;
-  // Authors whose newest ids are being read, with whether an event changed their posts meanwhile
-  // (such a list may predate it: it is used, not kept). Only reads in flight are tracked.
-  const reading = new Map<string, { readers: number; changed: boolean }>();
-  const changed = (authorId: string) => {
-    const read = reading.get(authorId);
-    if (read) read.changed = true;
+  const state: OnDemandState = {
+    reads,
+    followers,
+    length,
+    recent: new LRUCache<string, RecentPosts>({ max: 1_000 }),
+    followedAuthors: new LRUCache<string, onDemandRepo.OnDemandAuthor[]>({
+      max: 20_000,
+      ttl: FOLLOWED_TTL_MS,
+    }),
+    marks: 0,
+    reading: new Map(),
   };
 
-  async function recentOf(author: onDemandRepo.OnDemandAuthor): Promise<RecentPosts> {
-    const { user_id: authorId, since } = author;
-    const cached = recent.get(authorId);
-    if (cached) return cached;
-    const read = reading.get(authorId) ?? { readers: 0, changed: false };
-    read.readers += 1;
-    reading.set(authorId, read);
-    let rows: { id: string }[];
-    try {
-      rows = await onDemandRepo.authorPostsBetween(
-        reads,
-        authorId,
-        timeOf(since),
-        since,
-        Number.MAX_SAFE_INTEGER,
-        TOP,
-        length + 1,
-      );
-    } finally {
-      read.readers -= 1;
-      if (read.readers === 0) reading.delete(authorId);
-    }
-    const list = {
-      ids: rows.slice(0, length).map((row) => row.id),
-      complete: rows.length <= length,
-    };
-    if (!read.changed) recent.set(authorId, list);
-    return list;
-  }
-
-  /** The author's post ids in [fromId, beforeId), newest first, at most `limit`. */
-  async function postsBetween(
-    author: onDemandRepo.OnDemandAuthor,
-    fromId: string,
-    beforeId: string,
-    beforeTime: number,
-    limit: number,
-  ): Promise<string[]> {
-    const from = later(author.since, fromId);
-    if (from >= beforeId) return [];
-    const { ids, complete } = await recentOf(author);
-    const found: string[] = [];
-    for (let i = firstBelow(ids, beforeId); i < ids.length && found.length < limit; i += 1) {
-      const id = ids[i] ?? '';
-      if (id < from) return found;
-      found.push(id);
-    }
-    if (found.length === limit || complete) return found;
-    // Older than the ids kept: read from the posts.
-    const rows = await onDemandRepo.authorPostsBetween(
-      reads,
-      author.user_id,
-      timeOf(from),
-      from,
-      beforeTime,
-      beforeId,
-      limit,
-    );
-    return rows.map((row) => row.id);
-  }
-
-  function onEvent(event: PublishedEvent): void {
-    switch (event.type) {
-      case 'post.created': {
-        const { authorId, postId } = event.payload;
-        changed(authorId);
-        const list = recent.get(authorId);
-        if (!list) break;
-        list.ids.splice(firstBelow(list.ids, postId), 0, postId);
-        if (list.ids.length > length) {
-          list.ids.length = length;
-          list.complete = false;
-        }
-        break;
-      }
-      case 'post.deleted': {
-        changed(event.payload.authorId);
-        const list = recent.get(event.payload.authorId);
-        const at = list ? list.ids.indexOf(event.payload.postId) : -1;
-        if (list && at >= 0) list.ids.splice(at, 1);
-        break;
-      }
-      case 'member.followed':
-      case 'member.unfollowed':
-        followedAuthors.delete(event.payload.followerId);
-        break;
-      case 'member.deleted':
-        changed(event.payload.userId);
-        recent.delete(event.payload.userId);
-        followedAuthors.delete(event.payload.userId);
-        break;
-      default:
-        break;
-    }
-  }
-
   return {
-    /**
-     * In the consumer's transaction, of new posts (in event order): those left out of followers'
-     * timelines, as their author is read on demand or comes to be read on demand with them.
-     */
-    async onDemandAmong(trx: Db, posts: readonly NewPost[]): Promise<Set<string>> {
-      const answer = new Set<string>();
-      if (posts.length === 0) return answer;
-      const authors = [...new Set(posts.map((post) => post.authorId))];
-      const since = new Map(
-        (await onDemandRepo.onDemandSinceAmong(trx, idListValue(trx, authors))).map((row) => [
-          row.user_id,
-          row.since,
-        ]),
-      );
-      for (const { authorId, postId, followersCount } of posts) {
-        const known = since.get(authorId);
-        if (known === undefined && followersCount < followers) continue;
-        answer.add(postId);
-        // A post committed after a newer one (PostgreSQL) moves the start back to it.
-        if (known !== undefined && postId >= known) continue;
-        await onDemandRepo.markOnDemand(trx, authorId, postId);
-        since.set(authorId, postId);
-        changed(authorId);
-        recent.delete(authorId);
-        marks += 1;
-        followedAuthors.clear();
-      }
-      return answer;
-    },
-
-    /** The authors read on demand the member follows, less those hidden from them. */
-    async followedBy(
-      userId: string,
-      hidden: readonly string[],
-    ): Promise<onDemandRepo.OnDemandAuthor[]> {
-      let authors = followedAuthors.get(userId);
-      if (!authors) {
-        const before = marks;
-        authors = await onDemandRepo.followedOnDemandAuthors(reads, userId);
-        if (marks === before) followedAuthors.set(userId, authors);
-      }
-      return hidden.length === 0 ? authors : authors.filter((a) => !hidden.includes(a.user_id));
-    },
+    onDemandAmong: (trx: Db, posts: readonly NewPost[]) => onDemandAmong(state, trx, posts),
+    followedBy: (userId: string, hidden: readonly string[]) => followedBy(state, userId, hidden),
 
     /**
      * The newest `limit` of Home in [fromId, beforeId): the timeline's `keys` there and the read on demand
@@ -257,41 +315,24 @@ export function createOnDemandAuthors({ reads, followers, length }: OnDemandAuth
     ): Promise<{ id: string }[]> {
       let merged: { id: string }[] | null = null;
       for (const author of authors) {
-        const ids = await postsBetween(author, fromId, beforeId, beforeTime, limit);
+        const ids = await postsBetween(state, author, fromId, beforeId, beforeTime, limit);
         if (ids.length > 0) merged = mergedNewestFirst(merged ?? keys, ids, limit);
       }
       return merged ?? keys.slice(0, limit);
     },
 
-    /** The timeline's ranked entries and the on-demand authors' posts from `fromId` on. */
-    async withRanked(
+    withRanked: (
       entries: readonly RankedEntry[],
       authors: readonly onDemandRepo.OnDemandAuthor[],
       fromId: string,
-    ): Promise<RankedEntry[]> {
-      if (authors.length === 0) return [...entries];
-      const ids = new Set(entries.map((entry) => entry.id));
-      const all = [...entries];
-      for (const author of authors) {
-        const from = later(author.since, fromId);
-        const posts = await onDemandRepo.authorRankedFrom(
-          reads,
-          author.user_id,
-          timeOf(from),
-          from,
-          length,
-        );
-        for (const post of posts) if (!ids.has(post.id)) all.push(post);
-      }
-      return all;
-    },
+    ) => withRanked(state, entries, authors, fromId),
 
     /** In a follow's or unfollow's transaction (and again after commit, through the listener). */
-    forgetFollows: (userId: string) => followedAuthors.delete(userId),
+    forgetFollows: (userId: string) => state.followedAuthors.delete(userId),
 
     /** For relay.listen: keeps the authors' newest post ids and members' follows current. */
     listener: (events: readonly PublishedEvent[]): void => {
-      for (const event of events) onEvent(event);
+      for (const event of events) onEvent(state, event);
     },
   };
 }

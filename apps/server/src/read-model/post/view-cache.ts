@@ -50,13 +50,15 @@ export interface PostViewCacheDeps {
   authors: { of(ids: readonly string[]): Promise<UserStub[]> };
 }
 
-/**
- * Post cards by id, cached in a bounded cache: a page of posts is then a page of ids. Every change
- * to what a card shows is an event (edit, delete, like, comment, profile edit, a member's account
- * deleted): the read model's invalidation table drops the cards those events name, in the process
- * that made the change at commit and in the others when the relay hands them on.
- */
-export function createPostViewCache({ reads, max, compactMax, authors }: PostViewCacheDeps) {
+/** Cards cached full and, once pushed out of those, compact. */
+interface ViewStores {
+  full: LRUCache<string, FullView>;
+  cards: ReturnType<typeof keptUntilChanged<FullView>>;
+  compact: ReturnType<typeof keptUntilChanged<CompactView>> | null;
+  max: number;
+}
+
+function createViewStores(max: number, compactMax: number): ViewStores {
   // The cards read least lately, compact: they take less than half the memory of a view, and
   // expanding one costs a third of reading its row again.
   const compact =
@@ -70,40 +72,75 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
       if (reason === 'evict') compact?.keep(compact.mark(), id, compactView(kept.view));
     },
   });
-  const cards = keptUntilChanged(full);
+  return { full, cards: keptUntilChanged(full), compact, max };
+}
+
+/** The reads a compact card must pass to be cached full again: those of the card it would push out. */
+function readsToBeKeptWhole({ full, max }: ViewStores): number {
+  return full.size < max ? 0 : (full.rvalues().next().value?.reads ?? 0);
+}
+
+/**
+ * The cached card of `id`, full or expanded. A compact card is cached full again once it was read
+ * more often since it was compact than the card it would push out since that one was cached: the
+ * cards a list reads over and over (a tag's first page) come back after lists read a few times
+ * each pushed them out, while cards read about as often as the others stay where they are
+ * instead of trading places on every read (a card moved costs more than one expanded).
+ */
+function cachedViewOf(stores: ViewStores, id: string): PostView | undefined {
+  const { cards, compact } = stores;
+  const kept = cards.get(id);
+  if (kept) {
+    kept.reads += 1;
+    return kept.view;
+  }
+  if (!compact) return undefined;
+  const folded = compact.get(id);
+  if (!folded) return undefined;
+  folded.reads += 1;
+  const view = expandView(id, folded);
+  if (folded.reads > readsToBeKeptWhole(stores)) {
+    compact.forget(id);
+    cards.keep(cards.mark(), id, { view: cachedView(view), reads: folded.reads });
+  }
+  return view;
+}
+
+async function readPosts(reads: Db, ids: string[], rows: number[] | null): Promise<PostRecord[]> {
+  if (!rows) return postsAmong(reads, idListValue(reads, ids));
+  const wanted = new Set(ids);
+  const read = await postsAtRows(reads, idListValue(reads, rows));
+  // A row now holding another post means the one asked for was deleted: it is left out.
+  return read.filter((row) => wanted.has(row.id));
+}
+
+/** The views of the posts read, those whose author is gone meanwhile left out. */
+async function viewsOf(
+  authors: PostViewCacheDeps['authors'],
+  posts: PostRecord[],
+): Promise<PostView[]> {
+  const stubs = await authors.of([...new Set(posts.map((post) => post.user_id))]);
+  const byId = new Map(stubs.map((stub) => [stub.id, stub]));
+  const views: PostView[] = [];
+  for (const post of posts) {
+    const author = byId.get(post.user_id);
+    if (author) views.push(viewOf(post, author));
+  }
+  return views;
+}
+
+/**
+ * Post cards by id, cached in a bounded cache: a page of posts is then a page of ids. Every change
+ * to what a card shows is an event (edit, delete, like, comment, profile edit, a member's account
+ * deleted): the read model's invalidation table drops the cards those events name, in the process
+ * that made the change at commit and in the others when the relay hands them on.
+ */
+export function createPostViewCache({ reads, max, compactMax, authors }: PostViewCacheDeps) {
+  const stores = createViewStores(max, compactMax);
+  const { cards, compact } = stores;
   // A card is cached on its second read: most cards of a list read once (a search's, a tag page's)
   // are never read again, and caching them would only churn the cache and the heap.
   const seen = recentIds(max);
-
-  /** The reads a compact card must pass to be cached full again: those of the card it would push out. */
-  function readsToBeKeptWhole(): number {
-    return full.size < max ? 0 : (full.rvalues().next().value?.reads ?? 0);
-  }
-
-  /**
-   * The cached card of `id`, full or expanded. A compact card is cached full again once it was read
-   * more often since it was compact than the card it would push out since that one was cached: the
-   * cards a list reads over and over (a tag's first page) come back after lists read a few times
-   * each pushed them out, while cards read about as often as the others stay where they are
-   * instead of trading places on every read (a card moved costs more than one expanded).
-   */
-  function cachedViewOf(id: string): PostView | undefined {
-    const kept = cards.get(id);
-    if (kept) {
-      kept.reads += 1;
-      return kept.view;
-    }
-    if (!compact) return undefined;
-    const folded = compact.get(id);
-    if (!folded) return undefined;
-    folded.reads += 1;
-    const view = expandView(id, folded);
-    if (folded.reads > readsToBeKeptWhole()) {
-      compact.forget(id);
-      cards.keep(cards.mark(), id, { view: cachedView(view), reads: folded.reads });
-    }
-    return view;
-  }
 
   /** Drops `id`'s card from both. */
   function forget(id: string): void {
@@ -120,29 +157,9 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
   // posts gone): what other modules cache of posts' text checks it (see rewrites below).
   let rewrites = 0;
 
-  async function readPosts(ids: string[], rows: number[] | null): Promise<PostRecord[]> {
-    if (!rows) return postsAmong(reads, idListValue(reads, ids));
-    const wanted = new Set(ids);
-    const read = await postsAtRows(reads, idListValue(reads, rows));
-    // A row now holding another post means the one asked for was deleted: it is left out.
-    return read.filter((row) => wanted.has(row.id));
-  }
-
-  /** The views of the posts read, those whose author is gone meanwhile left out. */
-  async function viewsOf(posts: PostRecord[]): Promise<PostView[]> {
-    const stubs = await authors.of([...new Set(posts.map((post) => post.user_id))]);
-    const byId = new Map(stubs.map((stub) => [stub.id, stub]));
-    const views: PostView[] = [];
-    for (const post of posts) {
-      const author = byId.get(post.user_id);
-      if (author) views.push(viewOf(post, author));
-    }
-    return views;
-  }
-
   /** The views of posts read since `mark`, each cached on its second read. */
   async function viewsRead(mark: number, posts: PostRecord[]): Promise<PostView[]> {
-    const views = await viewsOf(posts);
+    const views = await viewsOf(authors, posts);
     for (const view of views) {
       if (seen.met(view.row.id))
         cards.keep(mark, view.row.id, { view: cachedView(view), reads: 0 });
@@ -164,7 +181,7 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
       const missing: string[] = [];
       const missingRows: number[] = [];
       ids.forEach((id, index) => {
-        const card = cachedViewOf(id);
+        const card = cachedViewOf(stores, id);
         if (card) found.set(id, card);
         else {
           missing.push(id);
@@ -173,7 +190,7 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
       });
       if (missing.length === 0) return found;
       const mark = cards.mark();
-      const read = await readPosts(missing, rows ? missingRows : null);
+      const read = await readPosts(reads, missing, rows ? missingRows : null);
       for (const view of await viewsRead(mark, read)) found.set(view.row.id, view);
       return found;
     },
@@ -189,12 +206,12 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
       const kept = new Map<string, PostView>();
       const missing: PostRecord[] = [];
       for (const post of posts) {
-        const card = cachedViewOf(post.id);
+        const card = cachedViewOf(stores, post.id);
         if (card) kept.set(post.id, card);
         else missing.push(post);
       }
       if (missing.length > 0) {
-        for (const view of await viewsOf(missing)) kept.set(view.row.id, view);
+        for (const view of await viewsOf(authors, missing)) kept.set(view.row.id, view);
       }
       const views: PostView[] = [];
       for (const post of posts) {
@@ -208,7 +225,7 @@ export function createPostViewCache({ reads, max, compactMax, authors }: PostVie
      * (undefined if the author is gone). Not cached: a post is cached on its second read, as any.
      */
     async written(post: PostRecord): Promise<PostView | undefined> {
-      const [view] = await viewsOf([post]);
+      const [view] = await viewsOf(authors, [post]);
       return view;
     },
     forget,

@@ -169,6 +169,26 @@ function CommentForm({
   );
 }
 
+function CommentsLoading() {
+  return (
+    <p className="comments__status" role="status">
+      <span className="btn__spinner" aria-hidden="true" />
+      <span className="visually-hidden">Loading comments</span>
+    </p>
+  );
+}
+
+function CommentsLoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div className="comments__status" role="alert">
+      Comments could not be loaded.
+      <Button variant="ghost" size="sm" onClick={onRetry}>
+        Retry
+      </Button>
+    </div>
+  );
+}
+
 /**
  * A post's comments under its card: the 'Add a new comment' box (sends only non-blank text),
  * the list or 'No comments yet', and 'Load more' while older pages remain. A comment's author
@@ -233,23 +253,13 @@ export function CommentsSection({ id, post }: { id?: string; post: Post }) {
       />
 
       {comments.isPending ? (
-        <p className="comments__status" role="status">
-          <span className="btn__spinner" aria-hidden="true" />
-          <span className="visually-hidden">Loading comments</span>
-        </p>
+        <CommentsLoading />
       ) : comments.isError && list.length === 0 ? (
-        <div className="comments__status" role="alert">
-          Comments could not be loaded.
-          <Button
-            variant="ghost"
-            size="sm"
-            onClick={() => {
-              void comments.refetch();
-            }}
-          >
-            Retry
-          </Button>
-        </div>
+        <CommentsLoadFailed
+          onRetry={() => {
+            void comments.refetch();
+          }}
+        />
       ) : list.length === 0 ? (
         <p className="comments__empty">No comments yet</p>
       ) : (

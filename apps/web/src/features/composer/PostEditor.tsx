@@ -2,6 +2,7 @@ import {
   useId,
   useLayoutEffect,
   useRef,
+  type KeyboardEvent,
   type ReactNode,
   type RefObject,
   type SubmitEvent,
@@ -71,6 +72,14 @@ function useEmojiInsertion(
   };
 }
 
+/** Cmd or Ctrl with Enter sends the form. */
+function submitOnModEnter(event: KeyboardEvent<HTMLTextAreaElement>): void {
+  if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
+    event.preventDefault();
+    event.currentTarget.form?.requestSubmit();
+  }
+}
+
 /**
  * The text, image and emoji part of the new-post box and of the Edit Post dialog: a growing
  * text area that offers members while an @mention is typed, an image picker with an immediate
@@ -138,11 +147,7 @@ export function PostEditor({
                 onTextChange(event.target.value);
               }}
               onKeyDown={(event) => {
-                if (mention.handleKeyDown(event)) return;
-                if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
-                  event.preventDefault();
-                  event.currentTarget.form?.requestSubmit();
-                }
+                if (!mention.handleKeyDown(event)) submitOnModEnter(event);
               }}
             />
             <MentionListbox {...mention.listboxProps} />

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import type { Draft } from './draftStore';
 
 /** What a draft keeps of the editor. */
@@ -47,6 +47,29 @@ function useFlushOnLeave(flush: () => Promise<void>): void {
       void flush();
     };
   }, [flush]);
+}
+
+interface WriteRefs {
+  /** Whether the kept draft was read (content before that is the editor's first state). */
+  loadedRef: RefObject<boolean>;
+  pendingRef: RefObject<DraftContent | null>;
+  timerRef: RefObject<ReturnType<typeof setTimeout> | null>;
+}
+
+/** Typing: written once it settles, and at once when the editor closes or the page goes away. */
+function useWriteWhenSettled(
+  content: DraftContent,
+  flush: () => Promise<void>,
+  { loadedRef, pendingRef, timerRef }: WriteRefs,
+): void {
+  useEffect(() => {
+    if (!loadedRef.current) return;
+    pendingRef.current = content;
+    if (timerRef.current !== null) clearTimeout(timerRef.current);
+    timerRef.current = setTimeout(() => void flush(), SAVE_DELAY_MS);
+  }, [content, flush, loadedRef, pendingRef, timerRef]);
+
+  useFlushOnLeave(flush);
 }
 
 /**
@@ -130,15 +153,7 @@ export function useDraft({ memberId, postId, content, restore, isPristine }: Use
     };
   }, [memberId, postId, persist, refreshList]);
 
-  // Typing: written once it settles, and at once when the editor closes or the page goes away.
-  useEffect(() => {
-    if (!loadedRef.current) return;
-    pendingRef.current = content;
-    if (timerRef.current !== null) clearTimeout(timerRef.current);
-    timerRef.current = setTimeout(() => void flush(), SAVE_DELAY_MS);
-  }, [content, flush]);
-
-  useFlushOnLeave(flush);
+  useWriteWhenSettled(content, flush, { loadedRef, pendingRef, timerRef });
 
   /** Forgets the current draft (after Post, or on Cancel). */
   const clear = useCallback(async () => {

@@ -37,6 +37,40 @@ function fieldErrorsOf(issues: readonly { path: readonly PropertyKey[]; message:
   return found;
 }
 
+/** The form's values as the server takes them (the bio trimmed), checked by the schema. */
+function parseProfile(schemas: Schemas, { firstName, lastName, bio }: ProfileValues) {
+  return schemas.userEditBodySchema.safeParse({
+    userData: { firstName, lastName, bio: bio.trim() },
+  });
+}
+
+/** Moves the focus to the first field, in the form's order, that has an error. */
+function focusFirstError(found: FieldErrors, inputs: FieldRefs): void {
+  const first = FIELD_ORDER.find((name) => found[name] !== undefined);
+  if (first) inputs[first].current?.focus();
+}
+
+function EditProfileFooter({
+  formId,
+  saving,
+  onCancel,
+}: {
+  formId: string;
+  saving: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" form={formId} loading={saving}>
+        Update
+      </Button>
+    </>
+  );
+}
+
 /**
  * 'Edit Profile': first and last name (required), bio and avatar. A picked avatar previews at
  * once and is uploaded on Update, with its progress shown. Mounted only while open, so each
@@ -73,16 +107,11 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
   };
 
   const save = (schemas: Schemas, controller: AbortController) => {
-    const { firstName, lastName, bio } = values;
-    const parsed = schemas.userEditBodySchema.safeParse({
-      userData: { firstName, lastName, bio: bio.trim() },
-    });
+    const parsed = parseProfile(schemas, values);
     if (!parsed.success) {
       const found = fieldErrorsOf(parsed.error.issues);
       setErrors(found);
-      const first = FIELD_ORDER.find((name) => found[name] !== undefined);
-      const inputs: FieldRefs = { firstName: firstNameRef, lastName: lastNameRef, bio: bioRef };
-      if (first) inputs[first].current?.focus();
+      focusFirstError(found, { firstName: firstNameRef, lastName: lastNameRef, bio: bioRef });
       return;
     }
     setErrors({});
@@ -133,16 +162,7 @@ export function EditProfileModal({ user, onClose }: EditProfileModalProps) {
       onClose={close}
       title="Edit Profile"
       closeLabel="Close"
-      footer={
-        <>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} loading={saving}>
-            Update
-          </Button>
-        </>
-      }
+      footer={<EditProfileFooter formId={formId} saving={saving} onCancel={close} />}
     >
       <form
         id={formId}

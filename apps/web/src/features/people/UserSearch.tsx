@@ -94,41 +94,32 @@ function SearchPopup({
   );
 }
 
-/**
- * Search box with a dropdown of matching members (a combobox): shown only while the box holds
- * text; arrow keys move through the matches, Enter opens one (or, with none picked, the search
- * page for the text), Escape or a click elsewhere closes the dropdown.
- */
-export function UserSearch() {
-  const [query, setQuery] = useState('');
-  const [open, setOpen] = useState(false);
-  const [activeId, setActiveId] = useState<string | null>(null);
-  const containerRef = useRef<HTMLDivElement>(null);
-  const listboxId = useId();
-  const navigate = useNavigate();
+interface SearchKeys {
+  text: string;
+  users: User[];
+  activeIndex: number;
+  expanded: boolean;
+  showList: boolean;
+  setOpen: (open: boolean) => void;
+  setActiveId: (id: string | null) => void;
+  setQuery: (query: string) => void;
+  choose: (user: User) => void;
+  leave: (path: string) => void;
+}
 
-  const text = query.trim();
-  const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
-  const search = useUserSearchQuery(debounced);
-  const users: User[] = debounced === '' ? [] : (search.data?.users ?? []);
-  const answered = debounced !== '' && search.data !== undefined;
-  const expanded = open && text !== '';
-  const showList = expanded && users.length > 0;
-  const activeIndex = users.findIndex((user) => user._id === activeId);
-  const optionId = (user: User) => `${listboxId}-${user._id}`;
-
-  useCloseOnPointerOutside(expanded, containerRef, setOpen);
-
-  const leave = (path: string) => {
-    setQuery('');
-    setOpen(false);
-    setActiveId(null);
-    void navigate(path);
-  };
-  const choose = (user: User) => {
-    leave(profilePath(user.username));
-  };
-
+/** The search box's keys: arrows move through the matches, Enter opens, Escape and Tab close. */
+function useSearchKeys({
+  text,
+  users,
+  activeIndex,
+  expanded,
+  showList,
+  setOpen,
+  setActiveId,
+  setQuery,
+  choose,
+  leave,
+}: SearchKeys) {
   const move = (step: 1 | -1) => {
     if (users.length === 0) return;
     const from = activeIndex === -1 ? (step === 1 ? -1 : users.length) : activeIndex;
@@ -177,6 +168,56 @@ export function UserSearch() {
         return;
     }
   };
+  return handleKeyDown;
+}
+
+/**
+ * Search box with a dropdown of matching members (a combobox): shown only while the box holds
+ * text; arrow keys move through the matches, Enter opens one (or, with none picked, the search
+ * page for the text), Escape or a click elsewhere closes the dropdown.
+ */
+export function UserSearch() {
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(false);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const listboxId = useId();
+  const navigate = useNavigate();
+
+  const text = query.trim();
+  const debounced = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+  const search = useUserSearchQuery(debounced);
+  const users: User[] = debounced === '' ? [] : (search.data?.users ?? []);
+  const answered = debounced !== '' && search.data !== undefined;
+  const expanded = open && text !== '';
+  const showList = expanded && users.length > 0;
+  const activeIndex = users.findIndex((user) => user._id === activeId);
+  const optionId = (user: User) => `${listboxId}-${user._id}`;
+
+  useCloseOnPointerOutside(expanded, containerRef, setOpen);
+
+  const leave = (path: string) => {
+    setQuery('');
+    setOpen(false);
+    setActiveId(null);
+    void navigate(path);
+  };
+  const choose = (user: User) => {
+    leave(profilePath(user.username));
+  };
+
+  const handleKeyDown = useSearchKeys({
+    text,
+    users,
+    activeIndex,
+    expanded,
+    showList,
+    setOpen,
+    setActiveId,
+    setQuery,
+    choose,
+    leave,
+  });
 
   // 'User not found!' only once the server answered for the text now in the box.
   const current = debounced === text && !search.isPlaceholderData;

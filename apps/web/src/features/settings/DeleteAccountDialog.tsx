@@ -1,5 +1,5 @@
 import { AccountErrors } from '@perch/contract';
-import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { useId, useRef, useState, type RefObject, type SubmitEvent } from 'react';
 import { Button } from '../../shared/components/Button';
 import { Modal } from '../../shared/components/Modal';
 import { TextField } from '../../shared/components/TextField';
@@ -40,6 +40,27 @@ function DialogButtons({ formId, canDelete, deleting, onCancel }: DialogButtonsP
   );
 }
 
+/** Puts the server's refusal under the field it names (and focuses it), else under the form. */
+function showRefusal(
+  error: Error,
+  setErrors: (errors: Errors) => void,
+  inputs: {
+    password: RefObject<HTMLInputElement | null>;
+    username: RefObject<HTMLInputElement | null>;
+  },
+): void {
+  const message = error.message;
+  if (isApiError(error) && message === AccountErrors.wrongPassword) {
+    setErrors({ password: message });
+    inputs.password.current?.focus();
+  } else if (isApiError(error) && message === AccountErrors.wrongUsername) {
+    setErrors({ username: message });
+    inputs.username.current?.focus();
+  } else {
+    setErrors({ form: message });
+  }
+}
+
 /**
  * Asks for the password and the username typed out before deleting the account; Delete stays
  * disabled until the username matches. On success the app signs out (see useDeleteAccount).
@@ -66,16 +87,7 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
     setErrors({});
     mutation.mutate(parsed.data, {
       onError: (error) => {
-        const message = error.message;
-        if (isApiError(error) && message === AccountErrors.wrongPassword) {
-          setErrors({ password: message });
-          passwordRef.current?.focus();
-        } else if (isApiError(error) && message === AccountErrors.wrongUsername) {
-          setErrors({ username: message });
-          usernameRef.current?.focus();
-        } else {
-          setErrors({ form: message });
-        }
+        showRefusal(error, setErrors, { password: passwordRef, username: usernameRef });
       },
     });
   };
