@@ -40,6 +40,25 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // Keeps functions small enough to read whole; tests' describe blocks are exempt.
+    files: ['apps/**/src/**/*.{ts,tsx}', 'bench/**/*.ts', 'packages/**/src/**/*.ts'],
+    ignores: ['**/*.test.*', '**/*.e2e.ts', '**/test/**', '**/e2e/**'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Still over 100 lines, to be split; a file leaves this list once it passes.
+    files: [
+      'apps/server/src/app/app.ts',
+      'apps/server/src/app/services.ts',
+      'apps/server/src/modules/discovery/discovery.service.ts',
+      'apps/server/src/modules/posts/posts.routes.ts',
+      'apps/server/src/platform/db/seed.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
