@@ -39,7 +39,7 @@ export function makeGroup(overrides: Partial<NotificationGroup> = {}): Notificat
     kind: 'like',
     actors,
     actorCount: actors.length,
-    post: { _id: 'p-1', content: 'Clear skies tonight.', mediaURL: null },
+    post: { _id: 'p-1', id: 'p-1', content: 'Clear skies tonight.', mediaURL: null },
     comment: null,
     latestAt: '2026-11-22T10:00:00.000Z',
     read: true,

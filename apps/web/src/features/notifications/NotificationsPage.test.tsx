@@ -48,7 +48,7 @@ describe('notifications page', () => {
           makeGroup({
             kind: 'mention',
             actors: [boLi],
-            post: { _id: 'p-9', content: 'Hi @ada', mediaURL: null },
+            post: { _id: 'p-9', id: 'p-9', content: 'Hi @ada', mediaURL: null },
           }),
         ],
       ],
