@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { answerJson, extended, jsonOf, ownCopy, withJson } from './serialized';
+import { z } from 'zod';
+import {
+  answerJson,
+  compileJson,
+  extended,
+  joinedObjects,
+  jsonOf,
+  ownCopy,
+  withJson,
+} from './serialized';
 
 /** The answer as text, whether it was written as a string or as bytes. */
 const stringifyAnswer = (payload: unknown) => String(answerJson(payload));
@@ -111,5 +120,37 @@ describe('stringifyAnswer', () => {
     expect(bytes.toString()).toBe('{"emoji":"🐦"}');
     expect(bytes.byteOffset).toBe(0);
     expect(bytes.buffer.byteLength).toBe(bytes.length);
+  });
+});
+
+describe('compileJson', () => {
+  const schema = z.object({
+    name: z.string(),
+    count: z.number().int(),
+    note: z.string().nullable(),
+  });
+
+  it("writes the schema's properties in its order, and nothing else", () => {
+    const write = compileJson(schema);
+    const value = { note: null, count: 2, name: 'a "b" 🐦', extra: true };
+    expect(write(value)).toBe('{"name":"a \\"b\\" 🐦","count":2,"note":null}');
+    expect(JSON.parse(write(value))).toEqual(schema.parse(value));
+  });
+});
+
+describe('joinedObjects', () => {
+  it("joins two objects' JSON into one, the second one's fields at `secondAt`", () => {
+    const { json, secondAt } = joinedObjects('{"a":"🐦"}', '{"b":2,"c":[]}');
+    expect(json.toString()).toBe('{"a":"🐦","b":2,"c":[]}');
+    expect(json.subarray(secondAt).toString()).toBe('"b":2,"c":[]}');
+  });
+
+  it('joins empty objects', () => {
+    const first = joinedObjects('{}', '{"b":2}');
+    expect(first.json.toString()).toBe('{"b":2}');
+    expect(first.json.subarray(first.secondAt).toString()).toBe('"b":2}');
+    const second = joinedObjects('{"a":1}', '{}');
+    expect(second.json.toString()).toBe('{"a":1}');
+    expect(second.json.subarray(second.secondAt).toString()).toBe('}');
   });
 });

@@ -11,8 +11,8 @@ import type { PostView } from './view';
  */
 export interface CompactView {
   json: string;
-  likedByAt: number;
-  flagsAt: number;
+  /** Where the viewer part's fields start (see PostView). */
+  viewerPartAt: number;
   /** The author's id (the cached summary's string, shared by their cards). */
   userId: string;
   createdAt: number;
@@ -25,8 +25,7 @@ export interface CompactView {
 export function compactView(view: PostView): CompactView {
   return {
     json: view.json.toString('latin1'),
-    likedByAt: view.likedByAt,
-    flagsAt: view.flagsAt,
+    viewerPartAt: view.viewerPartAt,
     userId: view.shared.author.id,
     createdAt: view.row.created_at,
     likeCount: view.row.like_count,
@@ -65,7 +64,6 @@ export function expandView(id: string, compact: CompactView): PostView {
       updatedAt: post.updatedAt,
     },
     json,
-    likedByAt: compact.likedByAt,
-    flagsAt: compact.flagsAt,
+    viewerPartAt: compact.viewerPartAt,
   };
 }

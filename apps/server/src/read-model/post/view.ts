@@ -1,8 +1,9 @@
-import type { Post, UserStub } from '@perch/contract';
+import { postSchema, type Post, type UserStub } from '@perch/contract';
+import type { z } from 'zod';
 import { decodeEntities } from '../../modules/discovery/entities.codec';
 import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../platform/db/dialect';
-import { jsonOf, ownCopy, withJson } from '../../lib/serialized';
+import { compileJson, joinedObjects, ownCopy, withJson } from '../../lib/serialized';
 import type { PostCardRow, PostRecord } from '../../modules/posts/posts.repository';
 
 type Reader = { id: string; username: string } | null;
@@ -19,7 +20,26 @@ export function toPost(row: PostCardRow, viewer: Reader): Post {
   return presentPost(viewOf(row, author), row.liked, row.bookmarked, viewer);
 }
 
-type SharedPart = Omit<Post, 'likes' | 'commentCount' | 'likedByViewer' | 'bookmarkedByViewer'>;
+/** The fields every reader sees alike, serialized once with the card. */
+const sharedPartSchema = postSchema.omit({
+  likes: true,
+  commentCount: true,
+  comments: true,
+  likedByViewer: true,
+  bookmarkedByViewer: true,
+});
+/** The counts and the viewer's states, the part written for each reader who liked or bookmarked it. */
+const viewerPartSchema = postSchema.pick({
+  likes: true,
+  commentCount: true,
+  likedByViewer: true,
+  bookmarkedByViewer: true,
+});
+type SharedPart = z.infer<typeof sharedPartSchema>;
+type ViewerPart = z.infer<typeof viewerPartSchema>;
+
+const sharedJson = compileJson(sharedPartSchema);
+const viewerJson = compileJson(viewerPartSchema);
 
 /** What a card shows every reader, formatted and serialized once (the card cache caches it). */
 export interface PostView {
@@ -27,40 +47,37 @@ export interface PostView {
   row: Pick<PostRecord, 'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count'>;
   shared: SharedPart;
   /**
-   * The post's JSON as UTF-8, as a reader who neither liked nor bookmarked it sees it. The parts
-   * around the reader's own (their `likedBy` entry, their viewer states) are ranges of it.
+   * The post's JSON as UTF-8, as a reader who neither liked nor bookmarked it sees it: the shared
+   * part's JSON joined with the viewer part's (see `joinedObjects`).
    */
   json: Buffer;
-  /** Where the `likedBy` array starts. */
-  likedByAt: number;
-  /** Where `likedByViewer`'s value starts. */
-  flagsAt: number;
+  /** Where the viewer part's fields start: the bytes before are the same for every reader. */
+  viewerPartAt: number;
 }
 
-const NOBODY = Buffer.from('[]');
-/** The JSON after `likedByViewer`'s key, one for each pair of viewer states. */
-const tailOf = (liked: boolean, bookmarked: boolean) =>
-  Buffer.from(`${liked},"bookmarkedByViewer":${bookmarked}}`);
-const TAILS = {
-  liked: { bookmarked: tailOf(true, true), not: tailOf(true, false) },
-  not: { bookmarked: tailOf(false, true), not: tailOf(false, false) },
-};
-const UNFLAGGED = TAILS.not.not;
+/** The viewer part of a reader who neither liked nor bookmarked the post. */
+function unflaggedPart(record: PostRecord): ViewerPart {
+  return {
+    likes: { likeCount: record.like_count, likedBy: [], dislikedBy: [] },
+    commentCount: record.comment_count,
+    likedByViewer: false,
+    bookmarkedByViewer: false,
+  };
+}
 
 /**
- * The view of a post by `author` (a cached member summary, shared by their cards). Its JSON is written
- * field by field, in the order of `shared`'s keys, with the author's cached JSON: a list of cards the
- * cache lacks builds 21 views, and JSON.stringify walking each object again was most of their cost.
+ * The view of a post by `author` (a cached member summary, shared by their cards). Its JSON is
+ * written by serializers compiled from the contract's post schema, split into the shared part and
+ * the viewer part.
  */
 export function viewOf(record: PostRecord, author: UserStub): PostView {
   const createdAt = toIso(record.created_at);
   const updatedAt = record.updated_at === record.created_at ? createdAt : toIso(record.updated_at);
-  const entities = decodeEntities(record.entities);
   const shared: SharedPart = {
     _id: record.id,
     id: record.id,
     content: record.content,
-    entities,
+    entities: decodeEntities(record.entities),
     mediaURL: record.media_url,
     mediaAlt: record.media_alt,
     username: author.username,
@@ -69,45 +86,8 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
     createdAt,
     updatedAt,
   };
-  const id = JSON.stringify(record.id);
-  // Joined, not concatenated: `+` would cache a tree of the pieces to walk again when encoding.
-  const head = [
-    '{"_id":',
-    id,
-    ',"id":',
-    id,
-    ',"content":',
-    JSON.stringify(record.content),
-    ',"entities":',
-    entities.length === 0 ? '[]' : JSON.stringify(entities),
-    ',"mediaURL":',
-    JSON.stringify(record.media_url),
-    ',"mediaAlt":',
-    JSON.stringify(record.media_alt),
-    ',"username":',
-    JSON.stringify(author.username),
-    ',"userId":',
-    JSON.stringify(record.user_id),
-    ',"author":',
-    jsonOf(author) ?? 'null',
-    ',"createdAt":"',
-    createdAt,
-    '","updatedAt":"',
-    updatedAt,
-    '","likes":{"likeCount":',
-    JSON.stringify(record.like_count),
-    ',"likedBy":',
-  ].join('');
-  const middle = `,"dislikedBy":[]},"commentCount":${JSON.stringify(record.comment_count)},"likedByViewer":`;
-  const likedByAt = Buffer.byteLength(head);
-  const flagsAt = likedByAt + NOBODY.length + Buffer.byteLength(middle);
-  // From Node's shared pool, cheaper than memory of its own for the many views read only once.
-  const json = Buffer.allocUnsafe(flagsAt + UNFLAGGED.length);
-  json.write(head);
-  NOBODY.copy(json, likedByAt);
-  json.write(middle, likedByAt + NOBODY.length);
-  UNFLAGGED.copy(json, flagsAt);
-  return { row: record, shared, json, likedByAt, flagsAt };
+  const { json, secondAt } = joinedObjects(sharedJson(shared), viewerJson(unflaggedPart(record)));
+  return { row: record, shared, json, viewerPartAt: secondAt };
 }
 
 /** The view to cache: its JSON copied out of the shared pool (see `ownCopy`). */
@@ -115,22 +95,9 @@ export function cachedView(view: PostView): PostView {
   return { ...view, json: ownCopy(view.json) };
 }
 
-// The reader's own likedBy entry, written once per reader rather than once per liked post.
-let lastReader = { id: '', username: '' };
-let lastReaderJson = NOBODY;
-function likedByJsonOf(reader: NonNullable<Reader>): Buffer {
-  if (reader.id !== lastReader.id || reader.username !== lastReader.username) {
-    lastReader = { id: reader.id, username: reader.username };
-    lastReaderJson = Buffer.from(
-      JSON.stringify([{ _id: reader.id, id: reader.id, username: reader.username }]),
-    );
-  }
-  return lastReaderJson;
-}
-
 /**
- * A card as the viewer sees it, given their viewer states ('liked', 'bookmarked') read apart; its JSON is
- * the view's bytes around the reader's part (see lib/serialized).
+ * A card as the viewer sees it, given their viewer states ('liked', 'bookmarked') read apart; its
+ * JSON is the view's shared bytes followed by the viewer part written for them (see lib/serialized).
  */
 export function presentPost(
   view: PostView,
@@ -161,11 +128,6 @@ export function presentPost(
     bookmarkedByViewer: bookmarked,
   };
   if (!liked && !bookmarked) return withJson(post, [view.json]);
-  const { json, likedByAt, flagsAt } = view;
-  return withJson(post, [
-    json.subarray(0, likedByAt),
-    liked ? likedByJsonOf(viewer) : NOBODY,
-    json.subarray(likedByAt + NOBODY.length, flagsAt),
-    TAILS[liked ? 'liked' : 'not'][bookmarked ? 'bookmarked' : 'not'],
-  ]);
+  // The compiled serializer reads only the viewer part's fields of the post.
+  return withJson(post, [view.json.subarray(0, view.viewerPartAt), viewerJson(post).slice(1)]);
 }
