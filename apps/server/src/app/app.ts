@@ -81,6 +81,63 @@ export async function prepareDatabase(database: DatabaseHandle, config: AppConfi
   }
 }
 
+/** Every call under /api: the modules' routes, each tagged in the OpenAPI document. */
+function apiRoutes(config: AppConfig, validateResponses: boolean): FastifyPluginAsync {
+  return async (api) => {
+    const admissionOf = (route: { preHandler?: unknown }): Admission =>
+      route.preHandler === api.authenticate
+        ? 'member'
+        : route.preHandler === api.authenticateSession
+          ? 'session'
+          : route.preHandler === api.identify
+            ? 'optional'
+            : 'anyone';
+    // Every call may answer an error, in the one shape the contract gives it.
+    api.addHook('onRoute', (route) => {
+      const schema = (route.schema ??= {});
+      schema.response = { ...errorResponseSchemas, ...(schema.response as object | undefined) };
+    });
+    if (validateResponses) {
+      api.addHook('onSend', async (request, reply, payload) => {
+        requireResponseSchema(request, reply.statusCode, payload);
+        return payload;
+      });
+    }
+    // API answers are personal (token or session cookie) and change with every write.
+    api.addHook('onSend', async (_request, reply) => {
+      if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    });
+    /** A module's routes, tagged with its name in the OpenAPI document. */
+    const module = async <Options extends object>(
+      tag: string,
+      routes: FastifyPluginAsync<Options>,
+      routeOptions: Options & { prefix?: string },
+    ) =>
+      api.register(async (scope) => {
+        scope.addHook('onRoute', (route) => {
+          describeRoute(route, tag, admissionOf(route));
+        });
+        await scope.register(routes, routeOptions);
+      });
+    await module('health', healthRoutes, {});
+    await module('auth', authRoutes, { prefix: '/auth' });
+    await module('account', accountRoutes, {});
+    await module('sessions', sessionsRoutes, { prefix: '/auth/sessions' });
+    await module('safety', safetyRoutes, { prefix: '/users' });
+    await module('users', usersRoutes, { prefix: '/users' });
+    await module('bookmarks', bookmarksRoutes, { prefix: '/users' });
+    await module('posts', postsRoutes, { prefix: '/posts' });
+    await module('comments', commentsRoutes, { prefix: '/comments' });
+    await module('notifications', notificationsRoutes, { prefix: '/notifications' });
+    await module('discovery', discoveryRoutes, {});
+    await module('events', eventsRoutes, { prefix: '/events' });
+    await module('media', mediaRoutes, {
+      prefix: '/media',
+      uploadsPerMinute: config.uploadRateLimitPerMinute,
+    });
+  };
+}
+
 /** Builds the whole app on a migrated database, ready to listen or to be injected into. */
 export async function buildApp(
   config: AppConfig,
@@ -143,62 +200,7 @@ export async function buildApp(
   // Before onClose, where the database is closed; streams end so the server can close.
   app.addHook('preClose', () => services.stop());
 
-  await app.register(
-    async (api) => {
-      const admissionOf = (route: { preHandler?: unknown }): Admission =>
-        route.preHandler === api.authenticate
-          ? 'member'
-          : route.preHandler === api.authenticateSession
-            ? 'session'
-            : route.preHandler === api.identify
-              ? 'optional'
-              : 'anyone';
-      // Every call may answer an error, in the one shape the contract gives it.
-      api.addHook('onRoute', (route) => {
-        const schema = (route.schema ??= {});
-        schema.response = { ...errorResponseSchemas, ...(schema.response as object | undefined) };
-      });
-      if (options.validateResponses === true) {
-        api.addHook('onSend', async (request, reply, payload) => {
-          requireResponseSchema(request, reply.statusCode, payload);
-          return payload;
-        });
-      }
-      // API answers are personal (token or session cookie) and change with every write.
-      api.addHook('onSend', async (_request, reply) => {
-        if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-      });
-      /** A module's routes, tagged with its name in the OpenAPI document. */
-      const module = async <Options extends object>(
-        tag: string,
-        routes: FastifyPluginAsync<Options>,
-        routeOptions: Options & { prefix?: string },
-      ) =>
-        api.register(async (scope) => {
-          scope.addHook('onRoute', (route) => {
-            describeRoute(route, tag, admissionOf(route));
-          });
-          await scope.register(routes, routeOptions);
-        });
-      await module('health', healthRoutes, {});
-      await module('auth', authRoutes, { prefix: '/auth' });
-      await module('account', accountRoutes, {});
-      await module('sessions', sessionsRoutes, { prefix: '/auth/sessions' });
-      await module('safety', safetyRoutes, { prefix: '/users' });
-      await module('users', usersRoutes, { prefix: '/users' });
-      await module('bookmarks', bookmarksRoutes, { prefix: '/users' });
-      await module('posts', postsRoutes, { prefix: '/posts' });
-      await module('comments', commentsRoutes, { prefix: '/comments' });
-      await module('notifications', notificationsRoutes, { prefix: '/notifications' });
-      await module('discovery', discoveryRoutes, {});
-      await module('events', eventsRoutes, { prefix: '/events' });
-      await module('media', mediaRoutes, {
-        prefix: '/media',
-        uploadsPerMinute: config.uploadRateLimitPerMinute,
-      });
-    },
-    { prefix: '/api' },
-  );
+  await app.register(apiRoutes(config, options.validateResponses === true), { prefix: '/api' });
 
   await app.register(webPlugin, { webDir: config.webDir, mediaDir: mediaDirOf(config) });
   return app;

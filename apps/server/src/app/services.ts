@@ -9,7 +9,7 @@ import { createEventStreams } from '../platform/events/event-stream';
 import { deleteEventsBefore } from '../platform/events/outbox.repository';
 import { createRelay } from '../platform/events/relay';
 import { createStreamHub } from '../platform/events/stream-hub';
-import { createTransact } from '../platform/events/transactions';
+import { createTransact, type Transact } from '../platform/events/transactions';
 import type { Infrastructure } from '../platform/infra';
 import { createInvalidation } from '../read-model';
 import { createCommentPresenter } from '../read-model/comment/presenter';
@@ -52,39 +52,11 @@ export interface ServicesDeps {
   signToken: (viewer: SessionViewer) => string;
 }
 
-/**
- * The composition root: every service is built here once, with what it depends on, and reached
- * as app.services. Services never build one another.
- */
-export function createServices({
-  db,
-  reads,
-  config,
-  log,
-  infra,
-  mediaStore,
-  signToken,
-}: ServicesDeps) {
-  const transact = createTransact(
-    db,
-    (lastId) => {
-      relay.committed(lastId);
-    },
-    (events) => {
-      invalidateViews(events);
-    },
-  );
+type Jobs = Record<string, () => Promise<unknown>>;
 
-  const media = createMediaService({ db, store: mediaStore, log });
-  const timelines = createTimelinesService({
-    db,
-    reads,
-    log,
-    length: config.homeTimelineLength,
-    pullFollowers: config.homePullFollowers,
-  });
+/** The read model's presenters and the caches behind them, sized from the configuration. */
+function createReadModel({ db, reads, config }: Pick<ServicesDeps, 'db' | 'reads' | 'config'>) {
   const hidden = createHiddenMembers({ reads, max: 50_000 });
-  const idempotency = createIdempotencyService({ db });
   const members = createMemberPresenter({
     reads,
     maxSummaries: 50_000,
@@ -103,6 +75,31 @@ export function createServices({
     maxViewerStatesPerMember: 5_000,
     authors,
   });
+  const commentViews = createCommentPresenter({
+    reads,
+    maxFirstComments: config.cardCacheSize,
+    maxVotes: 100_000,
+    maxVotesPerMember: 5_000,
+    hiddenFor: hidden.hiddenFor,
+  });
+  return { hidden, members, authors, postViews, commentViews };
+}
+
+type ReadModel = ReturnType<typeof createReadModel>;
+
+/** The feature modules' services, each built once with what it depends on. */
+function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact) {
+  const { db, reads, config, log, mediaStore, signToken } = deps;
+  const { hidden, members, authors } = views;
+  const media = createMediaService({ db, store: mediaStore, log });
+  const timelines = createTimelinesService({
+    db,
+    reads,
+    log,
+    length: config.homeTimelineLength,
+    pullFollowers: config.homePullFollowers,
+  });
+  const idempotency = createIdempotencyService({ db });
   const users = createUsersService({ db, reads, transact, media, timelines, hidden, members });
   const entities = createEntitiesService({ users });
   const posts = createPostsService({
@@ -112,50 +109,35 @@ export function createServices({
     media,
     users,
     timelines,
-    presenter: postViews,
     authors,
     entities,
     hidden,
     idempotency,
-  });
-  const commentViews = createCommentPresenter({
-    reads,
-    maxFirstComments: config.cardCacheSize,
-    maxVotes: 100_000,
-    maxVotesPerMember: 5_000,
-    hiddenFor: hidden.hiddenFor,
+    presenter: views.postViews,
   });
   const comments = createCommentsService({
     db,
-    presenter: commentViews,
     transact,
     posts,
     entities,
     hidden,
     idempotency,
     authors,
+    presenter: views.commentViews,
   });
   const discovery = createDiscoveryService({
     db,
     reads,
     posts,
-    trendingCacheMs: config.trendingCacheSeconds * 1000,
     hidden,
+    trendingCacheMs: config.trendingCacheSeconds * 1000,
   });
   const interactions = createInteractionsService({ transact, posts });
   const bookmarks = createBookmarksService({ db, posts, interactions });
   const embeds = createEmbedsService({ comments, users, bookmarks });
-  const sessions = createSessionsService({
-    db,
-    transact,
-    tokenTtlSeconds: config.tokenTtlSeconds,
-  });
-  const auth = createAuthService({
-    users,
-    sessions,
-    passwordHashCost: config.passwordHashCost,
-    signToken,
-  });
+  const sessions = createSessionsService({ db, transact, tokenTtlSeconds: config.tokenTtlSeconds });
+  const { passwordHashCost } = config;
+  const auth = createAuthService({ users, sessions, passwordHashCost, signToken });
   const notifications = createNotificationsService({ db, transact, hidden });
   const safety = createSafetyService({ reads, transact, users, notifications });
   const account = createAccountService({
@@ -164,10 +146,38 @@ export function createServices({
     sessions,
     entities,
     notifications,
-    passwordHashCost: config.passwordHashCost,
+    passwordHashCost,
   });
   const exports = createExportService({ reads, users, media, log });
+  return {
+    auth,
+    account,
+    exports,
+    sessions,
+    users,
+    posts,
+    interactions,
+    timelines,
+    comments,
+    bookmarks,
+    embeds,
+    discovery,
+    media,
+    notifications,
+    safety,
+    idempotency,
+  };
+}
 
+type Modules = ReturnType<typeof createModules>;
+
+/**
+ * After commit: the relay hands events to the durable consumers, the live streams, the timelines
+ * and the read model's invalidation table.
+ */
+function createEventFlow(deps: ServicesDeps, views: ReadModel, modules: Modules) {
+  const { db, log, infra } = deps;
+  const { notifications, media, timelines, users, sessions } = modules;
   const relay = createRelay({
     db,
     signal: infra.signal,
@@ -183,11 +193,11 @@ export function createServices({
   // commit (transact's afterCommit), every process's when the relay hands them on.
   const invalidateViews = createInvalidation(
     {
-      posts: postViews.invalidate,
-      viewerStates: postViews.invalidateViewerStates,
-      members: members.invalidate,
-      comments: commentViews.invalidate,
-      relations: hidden,
+      posts: views.postViews.invalidate,
+      viewerStates: views.postViews.invalidateViewerStates,
+      members: views.members.invalidate,
+      comments: views.commentViews.invalidate,
+      relations: views.hidden,
     },
     (error) => {
       log.error({ err: error }, 'a view could not be dropped');
@@ -208,9 +218,13 @@ export function createServices({
     unreadCount: async (viewer) => (await notifications.unreadCount(viewer)).unreadCount,
     replayLimit: 1000,
   });
+  return { relay, hub, streams, invalidateViews };
+}
 
-  const scheduler = createScheduler({ lock: infra.jobLock, log });
-  const jobs = {
+/** The scheduled work: each job runs in one process at a time across all of them. */
+function createJobs({ db, config }: ServicesDeps, modules: Modules) {
+  const { sessions, idempotency, media, timelines, discovery } = modules;
+  return {
     pruneSessions: () => sessions.pruneExpired(),
     pruneIdempotencyKeys: () => idempotency.prune(),
     pruneOutbox: () =>
@@ -220,25 +234,62 @@ export function createServices({
     tidySearchIndex: () => discovery.tidySearchIndex(),
     dropIdleTimelines: () =>
       timelines.dropIdle(Date.now() - config.homeTimelineIdleDays * 24 * HOUR),
-  };
+  } satisfies Jobs;
+}
+
+function scheduleJobs(
+  scheduler: ReturnType<typeof createScheduler>,
+  jobs: ReturnType<typeof createJobs>,
+  config: AppConfig,
+): void {
+  scheduler.every('outbox-prune', HOUR, jobs.pruneOutbox, { firstDelayMs: 60_000 });
+  scheduler.every('sessions-prune', HOUR, jobs.pruneSessions, { firstDelayMs: 90_000 });
+  scheduler.every('idempotency-prune', HOUR, jobs.pruneIdempotencyKeys, {
+    firstDelayMs: 100_000,
+  });
+  scheduler.every('search-tidy', 10 * MINUTE, jobs.tidySearchIndex, {
+    firstDelayMs: 3 * MINUTE,
+  });
+  scheduler.every('timelines-trim', 10 * MINUTE, jobs.trimTimelines, { firstDelayMs: MINUTE });
+  scheduler.every('timelines-drop-idle', HOUR, jobs.dropIdleTimelines, {
+    firstDelayMs: 2 * MINUTE,
+  });
+  if (config.mediaSweepIntervalMinutes > 0) {
+    scheduler.every('media-sweep', config.mediaSweepIntervalMinutes * 60_000, jobs.sweepMedia, {
+      firstDelayMs: 60_000,
+    });
+  }
+}
+
+/**
+ * The composition root: every service is built here once, with what it depends on, and reached
+ * as app.services. Services never build one another.
+ */
+export function createServices(deps: ServicesDeps) {
+  const { db, config, log, infra } = deps;
+  // The relay and the invalidation table are built after the modules that use transact; a write
+  // commits only once the app is serving, when both exist.
+  const late: { flow?: ReturnType<typeof createEventFlow> } = {};
+  const transact = createTransact(
+    db,
+    (lastId) => {
+      late.flow?.relay.committed(lastId);
+    },
+    (events) => {
+      late.flow?.invalidateViews(events);
+    },
+  );
+  const views = createReadModel(deps);
+  const modules = createModules(deps, views, transact);
+  const flow = createEventFlow(deps, views, modules);
+  late.flow = flow;
+  const { relay, hub, streams } = flow;
+  const { timelines } = modules;
+  const scheduler = createScheduler({ lock: infra.jobLock, log });
+  const jobs = createJobs(deps, modules);
 
   return {
-    auth,
-    account,
-    exports,
-    sessions,
-    users,
-    posts,
-    interactions,
-    timelines,
-    comments,
-    bookmarks,
-    embeds,
-    discovery,
-    media,
-    notifications,
-    safety,
-    idempotency,
+    ...modules,
     relay,
     hub,
     streams,
@@ -248,23 +299,7 @@ export function createServices({
     /** Starts what runs beside requests: the relay and the scheduled jobs. */
     async start(): Promise<void> {
       await relay.start();
-      scheduler.every('outbox-prune', HOUR, jobs.pruneOutbox, { firstDelayMs: 60_000 });
-      scheduler.every('sessions-prune', HOUR, jobs.pruneSessions, { firstDelayMs: 90_000 });
-      scheduler.every('idempotency-prune', HOUR, jobs.pruneIdempotencyKeys, {
-        firstDelayMs: 100_000,
-      });
-      scheduler.every('search-tidy', 10 * MINUTE, jobs.tidySearchIndex, {
-        firstDelayMs: 3 * MINUTE,
-      });
-      scheduler.every('timelines-trim', 10 * MINUTE, jobs.trimTimelines, { firstDelayMs: MINUTE });
-      scheduler.every('timelines-drop-idle', HOUR, jobs.dropIdleTimelines, {
-        firstDelayMs: 2 * MINUTE,
-      });
-      if (config.mediaSweepIntervalMinutes > 0) {
-        scheduler.every('media-sweep', config.mediaSweepIntervalMinutes * 60_000, jobs.sweepMedia, {
-          firstDelayMs: 60_000,
-        });
-      }
+      scheduleJobs(scheduler, jobs, config);
     },
 
     /** Ends streams and background work; the database closes after. */

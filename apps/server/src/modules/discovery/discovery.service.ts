@@ -39,6 +39,25 @@ export interface DiscoveryServiceDeps {
 }
 
 /** Post search, tag pages, tag search and trending tags. */
+/** The tags most used in the trending window, each with its posts and the members who used it. */
+async function countTrending(reads: DiscoveryServiceDeps['reads'], now: number) {
+  const trends = rankTrends(
+    await repo.recentTagUses(reads, now - TRENDING_WINDOW_MS),
+    now,
+    TRENDING_TAGS_MAX,
+  );
+  const rows = await repo.tagPostCounts(
+    reads,
+    trends.map((trend) => trend.tag),
+  );
+  const counts = new Map(rows.map((row) => [row.name, row.post_count]));
+  return trends.map((trend) => ({
+    tag: trend.tag,
+    postCount: counts.get(trend.tag) ?? 0,
+    memberCount: trend.memberCount,
+  }));
+}
+
 export function createDiscoveryService({
   db,
   reads,
@@ -138,24 +157,7 @@ export function createDiscoveryService({
     async trending(limit: number): Promise<TrendingTags> {
       const now = Date.now();
       if (!trending || now - trending.at >= trendingCacheMs) {
-        const trends = rankTrends(
-          await repo.recentTagUses(reads, now - TRENDING_WINDOW_MS),
-          now,
-          TRENDING_TAGS_MAX,
-        );
-        const counts = new Map(
-          (
-            await repo.tagPostCounts(
-              reads,
-              trends.map((trend) => trend.tag),
-            )
-          ).map((row) => [row.name, row.post_count]),
-        );
-        const tags = trends.map((trend) => ({
-          tag: trend.tag,
-          postCount: counts.get(trend.tag) ?? 0,
-          memberCount: trend.memberCount,
-        }));
+        const tags = await countTrending(reads, now);
         trending = { at: now, tags };
       }
       return { tags: trending.tags.slice(0, limit) };

@@ -18,8 +18,9 @@ import { readerOf, withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../lib/viewer';
 import { like } from '../interactions';
 
-export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { posts, interactions, embeds } = app.services;
+/** The lists of posts and one post, for members and, where open, visitors. */
+const postReadRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { posts, embeds } = app.services;
   const auth = { preHandler: app.authenticate };
   const open = { preHandler: app.identify };
   const byId = { params: postIdParamsSchema };
@@ -29,12 +30,6 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
     response: { 200: postPageSchema },
     summary,
   });
-  const mutation = (summary: string) => ({
-    ...byId,
-    response: { 201: postMutationResponseSchema },
-    summary,
-  });
-
   app.get('/', { ...open, schema: page('The latest posts of everyone') }, async (req) =>
     embeds.posts(await posts.all(req.viewer, req.query), readerOf(req)),
   );
@@ -66,6 +61,18 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/:postId', { ...open, schema: one }, async (req) =>
     embeds.posts({ post: await posts.open(req.params.postId, req.viewer) }, readerOf(req)),
   );
+};
+
+/** Creating, editing, deleting and liking posts. */
+const postWriteRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { posts, interactions, embeds } = app.services;
+  const auth = { preHandler: app.authenticate };
+  const byId = { params: postIdParamsSchema };
+  const mutation = (summary: string) => ({
+    ...byId,
+    response: { 201: postMutationResponseSchema },
+    summary,
+  });
 
   /** Every post mutation answers 201 with what changed, plus the latest posts unless minimal. */
   const answer = async <Body extends { post: Post } | { postId: string }>(
@@ -123,4 +130,9 @@ export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.status(201).send(await answer(req, { post }));
     },
   );
+};
+
+export const postsRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(postReadRoutes);
+  await app.register(postWriteRoutes);
 };
