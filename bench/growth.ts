@@ -14,7 +14,7 @@ import { formatCount } from './lib/instance';
 import { formatSpread, kb, type Spread } from './lib/load';
 import { formatTable } from './lib/table';
 
-/** What the table asks of every read. */
+/** The growth target for every read (docs/performance.md). */
 export const GROWTH_TARGET = 1.2;
 export const SMALL_POSTS = 10_000;
 
