@@ -9,8 +9,11 @@
  * (a like then its unlike) played in order by one flow; a request with no idle flow opens another.
  */
 import http from 'node:http';
-import type { Request } from './load';
+import type autocannon from 'autocannon';
 import { percentile } from './prng';
+
+/** A request as the throughput runs describe it (autocannon's), so both runs send the same. */
+type Request = autocannon.Request;
 
 export interface PacedOptions {
   url: string;
