@@ -10,8 +10,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransact } from '../../src/platform/events/transactions';
 import { createSearchFirstPages } from '../../src/modules/discovery/search-first-pages';
-import { createPostViewCache, type PostViewCache } from '../../src/read-model/post/view-cache';
-import { invalidate } from '../../src/read-model';
+import { createPostViewCache } from '../../src/read-model/post/view-cache';
+import { dropViews } from '../drop-views';
 import { newId } from '../../src/lib/ids';
 import { NUL_REFUSED } from '../../src/app/plugins/input-guard';
 import { createMember, type Member } from '../factories';
@@ -451,24 +451,3 @@ describe('first pages kept', () => {
     },
   );
 });
-
-/** Hands `event` to the invalidation table with `cards` as the post views, as the relay would. */
-function dropViews(cards: PostViewCache, event: PublishedEvent): void {
-  invalidate(event, {
-    posts: cards,
-    viewerStates: { forget: () => undefined },
-    members: {
-      profileChanged: () => undefined,
-      countsChanged: () => undefined,
-      followsChanged: () => undefined,
-      memberDeleted: () => undefined,
-    },
-    comments: {
-      postChanged: () => undefined,
-      votesChanged: () => undefined,
-      authorChanged: () => undefined,
-      memberDeleted: () => undefined,
-    },
-    relations: { forget: () => undefined },
-  });
-}

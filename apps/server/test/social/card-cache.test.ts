@@ -10,8 +10,8 @@ import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/platform/db/dialect';
-import { createPostViewCache, type PostViewCache } from '../../src/read-model/post/view-cache';
-import { invalidate } from '../../src/read-model';
+import { createPostViewCache } from '../../src/read-model/post/view-cache';
+import { dropViews } from '../drop-views';
 import { listPostKeys } from '../../src/modules/posts/posts.repository';
 import { createMemberSummaries } from '../../src/read-model/member/summaries';
 import { testDatabaseKind } from '../test-database';
@@ -298,24 +298,3 @@ describe('cards that no longer fit whole', () => {
     expect(await contentOf(first)).toBe('first behind the back');
   });
 });
-
-/** Hands `event` to the invalidation table with `cards` as the post views, as the relay would. */
-function dropViews(cards: PostViewCache, event: PublishedEvent): void {
-  invalidate(event, {
-    posts: cards,
-    viewerStates: { forget: () => undefined },
-    members: {
-      profileChanged: () => undefined,
-      countsChanged: () => undefined,
-      followsChanged: () => undefined,
-      memberDeleted: () => undefined,
-    },
-    comments: {
-      postChanged: () => undefined,
-      votesChanged: () => undefined,
-      authorChanged: () => undefined,
-      memberDeleted: () => undefined,
-    },
-    relations: { forget: () => undefined },
-  });
-}
