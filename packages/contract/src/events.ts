@@ -122,6 +122,45 @@ export function audienceOf(event: DomainEvent): EventAudience {
   }
 }
 
+/**
+ * The members an event is about, whose blocks and mutes keep it from a stream as lists keep their
+ * posts and comments: a member blocked either way with one of them, or muting one of them, does
+ * not receive it. Deletions name no one, so a copy already shown is always taken down; owner-only
+ * events name no one, as only their owner receives them.
+ */
+export function membersInvolved(event: DomainEvent): readonly string[] {
+  switch (event.type) {
+    case 'post.created':
+    case 'post.edited':
+      return [event.payload.authorId];
+    case 'post.liked':
+    case 'post.unliked':
+    case 'comment.added':
+      return [event.payload.postAuthorId, event.payload.userId];
+    case 'comment.edited':
+    case 'comment.voted':
+    case 'profile.edited':
+      return [event.payload.userId];
+    case 'member.followed':
+    case 'member.unfollowed':
+      return [event.payload.followerId, event.payload.followeeId];
+    case 'members.mentioned':
+      return [event.payload.authorId];
+    case 'post.deleted':
+    case 'comment.deleted':
+    case 'member.deleted':
+    case 'bookmark.added':
+    case 'bookmark.removed':
+    case 'notifications.changed':
+    case 'sessions.revoked':
+    case 'member.blocked':
+    case 'member.unblocked':
+    case 'member.muted':
+    case 'member.unmuted':
+      return [];
+  }
+}
+
 /** The `ready` message's data (see streamRules.ts). */
 export const streamReadySchema = z.object({ unreadCount: z.number() });
 export type StreamReady = z.infer<typeof streamReadySchema>;

@@ -187,6 +187,7 @@ function createEventFlow(deps: ServicesDeps, views: ReadModel, modules: Modules)
   const hub = createStreamHub({
     followersAmong: users.followersAmong,
     followeesAmong: users.followeesAmong,
+    relationsOf: views.hidden.relationsOf,
     log,
   });
   // The views other events change, through the invalidation table: this process's writes at

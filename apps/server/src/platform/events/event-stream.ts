@@ -4,7 +4,7 @@ import type { Viewer } from '../../lib/viewer';
 import type { Database } from '../db/schema';
 import { lastEventId, listEventsAfter, prunedUpTo } from './outbox.repository';
 import type { Relay } from './relay';
-import { formatSse, type SseWriter } from './sse';
+import { frameOf, type SseWriter } from './sse';
 import type { StreamHub } from './stream-hub';
 
 type Db = Kysely<Database>;
@@ -16,17 +16,6 @@ export interface EventStreamsDeps {
   unreadCount: (viewer: Viewer) => Promise<number>;
   /** A reconnect that missed more than this many events is told to refetch instead. */
   replayLimit: number;
-}
-
-// An event going to many streams is formatted once.
-const formatted = new WeakMap<PublishedEvent, string>();
-function frameOf(event: PublishedEvent): string {
-  let frame = formatted.get(event);
-  if (frame === undefined) {
-    frame = formatSse({ id: event.id, event: event.type, data: event.payload });
-    formatted.set(event, frame);
-  }
-  return frame;
 }
 
 /**
@@ -56,9 +45,13 @@ export function createEventStreams({ db, hub, relay, unreadCount, replayLimit }:
       const remove = hub.add({
         viewerId: viewer.id,
         sessionId: viewer.sessionId,
-        send: (event) => {
-          if (held) held.push(event);
-          else send(event);
+        send: (events, frames) => {
+          if (held) held.push(...events);
+          else if ((events[0]?.id ?? 0) > sentUpTo) {
+            // The usual case: the whole delivery is new to this stream, in one write.
+            sentUpTo = events.at(-1)?.id ?? sentUpTo;
+            sse.sendFormatted(frames);
+          } else for (const event of events) send(event);
         },
         close: () => {
           sse.close();

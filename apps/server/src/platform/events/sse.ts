@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { PublishedEvent } from '@perch/contract';
 
 export interface SseMessage {
   id?: number;
@@ -10,11 +11,24 @@ export interface SseMessage {
 export const formatSse = ({ id, event, data }: SseMessage): string =>
   `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
+// An event going to many streams is encoded once.
+const frames = new WeakMap<PublishedEvent, string>();
+
+/** An event as it goes on the wire, encoded once however many streams it goes to. */
+export function frameOf(event: PublishedEvent): string {
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    frame = formatSse({ id: event.id, event: event.type, data: event.payload });
+    frames.set(event, frame);
+  }
+  return frame;
+}
+
 /** Writes Server-Sent Events to one response, bounded: a client that stops reading is let go. */
 export interface SseWriter {
   /** Sends one message; false when the stream is closed (or was closed now for being too slow). */
   send: (message: SseMessage) => boolean;
-  /** Sends a message already formatted with formatSse (one event going to many streams). */
+  /** Sends messages already formatted with formatSse (events going to many streams). */
   sendFormatted: (frame: string) => boolean;
   close: () => void;
   closed: () => boolean;
