@@ -103,10 +103,6 @@ function apiRoutes(config: AppConfig, validateResponses: boolean): FastifyPlugin
         return payload;
       });
     }
-    // API answers are personal (token or session cookie) and change with every write.
-    api.addHook('onSend', async (_request, reply) => {
-      if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-    });
     /** A module's routes, tagged with its name in the OpenAPI document. */
     const module = async <Options extends object>(
       tag: string,

@@ -1,11 +1,12 @@
 import { ErrorMessages } from '@perch/contract';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isConnectionLost, isForeignKeyViolation } from '../../platform/db/dialect';
 import { AppError } from '../../lib/errors';
 import { ResponseMismatchError } from './response-serializer';
+import { securityHeadersFor } from './security-headers';
 
 // zod's own wording begins with one of these; our schemas' messages name their field already.
 const GENERIC_MESSAGE = /^(Invalid|Too|Unrecognized|Expected)/;
@@ -23,13 +24,15 @@ function describeValidation(
 
 /**
  * Errors the router meets before any route or hook runs (Fastify's `frameworkErrors`): an address
- * that does not decode, a path segment longer than any id. Same shape as every other error.
+ * that does not decode, a path segment longer than any id. Same shape and headers as every other
+ * error, which the onRequest hooks would have set.
  */
 export function answerFrameworkError(
   error: FastifyError,
-  _request: unknown,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): void {
+  void reply.headers(securityHeadersFor(request.url));
   const [status, message] =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? [414, ErrorMessages.urlTooLong]

@@ -52,6 +52,9 @@ export const MEDIA_HEADERS: HeaderMap = {
  * an answer is opened directly, and no other site reading one through a no-cors request.
  */
 export const API_HEADERS: HeaderMap = {
+  // Answers are personal (token or session cookie) and change with every write; set here, before
+  // routing, so that 404s and errors before any route carry it too. A route may set its own.
+  'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cross-origin-resource-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
