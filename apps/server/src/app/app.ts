@@ -18,6 +18,7 @@ import {
 import { migrateToLatest } from '../platform/db/migrate';
 import type { Database } from '../platform/db/schema';
 import { seedDemoDataIfEmpty } from '../platform/db/seed';
+import { whileStarting } from '../platform/db/startup-lock';
 import { authPlugin } from './plugins/auth.plugin';
 import { createInfrastructure } from '../platform/infra';
 import { accountRoutes } from '../modules/account/account.routes';
@@ -70,15 +71,20 @@ export function mediaDirOf(config: Pick<AppConfig, 'dataDir'>): string {
   return path.resolve(config.dataDir, 'media');
 }
 
-/** Brings the database to the latest schema and, when configured, fills an empty one with demo data. */
+/**
+ * Brings the database to the latest schema and, when configured, fills an empty one with demo data;
+ * one instance at a time, as several replicas may start together.
+ */
 export async function prepareDatabase(database: DatabaseHandle, config: AppConfig): Promise<void> {
-  await migrateToLatest(database.db as Kysely<unknown>);
-  if (config.seedDemoData) {
-    await seedDemoDataIfEmpty(database.db, {
-      passwordHashCost: config.passwordHashCost,
-      mediaDir: mediaDirOf(config),
-    });
-  }
+  await whileStarting(database, async () => {
+    await migrateToLatest(database.db as Kysely<unknown>);
+    if (config.seedDemoData) {
+      await seedDemoDataIfEmpty(database.db, {
+        passwordHashCost: config.passwordHashCost,
+        mediaDir: mediaDirOf(config),
+      });
+    }
+  });
 }
 
 /** Every call under /api: the modules' routes, each tagged in the OpenAPI document. */

@@ -40,6 +40,8 @@ export interface DatabaseHandle {
    */
   reads: Kysely<Database>;
   kind: DatabaseKind;
+  /** A SQLite database's file; absent for an in-memory one and on PostgreSQL. */
+  file?: string;
   /** A SQLite file's log is checkpointed off the event loop (see checkpointer.ts). */
   checkpointer?: Checkpointer;
 }
@@ -288,7 +290,8 @@ export function createDatabase(
     lendStatementsToTransactions(db, writerStatements);
     // An in-memory database is private to its connection: a second one would see another.
     const reads = filename === ':memory:' ? db : readOnlyKysely(filename, cacheMiB);
-    return { kind: 'sqlite', db, reads, ...(checkpointer ? { checkpointer } : {}) };
+    if (!checkpointer) return { kind: 'sqlite', db, reads };
+    return { kind: 'sqlite', db, reads, file: filename, checkpointer };
   }
   const pool = new pg.Pool({
     connectionString: target.url,
