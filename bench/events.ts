@@ -19,7 +19,9 @@ import { formatTable } from './lib/table';
 
 /** The scenarios run without and then with the streams open. */
 export const COMPARED_SCENARIOS = ['feed-latest', 'like'] as const;
-export const WITH_STREAMS = ' +streams';
+/** How many streams are open in each measured level (the writes' target is set at the largest). */
+export const STREAM_LEVELS = [200, 1000] as const;
+const withStreams = (streams: number) => ` +${streams} streams`;
 
 export interface StreamMember {
   id: string;
@@ -40,7 +42,8 @@ export interface EventsOptions {
   url: string;
   /** Whose streams: stream i is members[i % members.length]. */
   members: readonly StreamMember[];
-  streams: number;
+  /** The numbers of streams to measure with, one level after another. */
+  levels: readonly number[];
   /** A (member, post) pair not liked yet and not used before in this benchmark. */
   nextLike: () => { member: StreamMember; postId: string };
   /** A like (`like:on`) or unlike (`like:off`) sent here, for the check after the run. */
@@ -107,10 +110,17 @@ export interface FanOutFigures {
   firstEndedEarly: string | null;
 }
 
-export interface EventsResult {
+/** The figures with one number of streams open. */
+export interface EventsLevel {
   delivery: DeliveryFigures;
   comparisons: Comparison[];
   fanOut: FanOutFigures;
+}
+
+export interface EventsResult {
+  /** The compared scenarios without streams, then each level's. */
+  without: ScenarioFigures[];
+  levels: EventsLevel[];
 }
 
 const round = (ms: number, digits = 3) => Math.round(ms * 10 ** digits) / 10 ** digits;
@@ -176,14 +186,15 @@ function memberOf(options: EventsOptions, stream: number): StreamMember {
 
 type OnMessage = (stream: number, message: SseMessage, arrivedAt: number) => void;
 
-/** Opens `options.streams` streams and waits for every `ready`; closes them all if one fails. */
+/** Opens `count` streams and waits for every `ready`; closes them all if one fails. */
 async function openStreams(
   options: EventsOptions,
+  count: number,
   agent: http.Agent,
   onMessage: OnMessage,
 ): Promise<{ streams: SseStream[]; readyMs: number }> {
   const started = performance.now();
-  const streams = Array.from({ length: options.streams }, (_, index) =>
+  const streams = Array.from({ length: count }, (_, index) =>
     openSseStream({
       url: options.url,
       path: '/api/events',
@@ -401,11 +412,12 @@ async function runCompared(options: EventsOptions, label: string): Promise<Scena
 
 /** Runs the compared scenarios with the streams only counting events, then checks the fan-out. */
 async function runWithStreams(options: EventsOptions, streams: SseStream[]) {
+  const label = withStreams(streams.length);
   // post.liked and post.unliked (the likes' notifications.changed reach their authors too).
   const counters: EventCounter[] = streams.map((stream) => stream.countOnly('post.'));
   const received = () => counters.reduce((sum, counter) => sum + counter.events, 0);
   const before = { received: received(), ...options.likeWrites() };
-  const results = await runCompared(options, WITH_STREAMS);
+  const results = await runCompared(options, label);
   const writes = options.likeWrites();
   const expectedLow = (writes.answered - before.answered) * streams.length;
   await waitFor(received, before.received + expectedLow, options.timeoutMs);
@@ -425,19 +437,20 @@ async function runWithStreams(options: EventsOptions, streams: SseStream[]) {
 
 // ---- the scenario set --------------------------------------------------------------------------
 
-export async function measureEvents(options: EventsOptions): Promise<EventsResult> {
+/** Opens `count` streams, measures delivery and the scenarios with them, then closes them. */
+async function measureLevel(
+  options: EventsOptions,
+  count: number,
+  without: readonly ScenarioFigures[],
+): Promise<EventsLevel> {
   const { log } = options;
-  log(`  without streams (warm-up first):`);
-  await options.warmUp(COMPARED_SCENARIOS);
-  const without = await runCompared(options, '');
-
   const streamAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const likeAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const likes = new Map<string, SentLike>();
-  const { onMessage, counts } = arrivalsOf(likes, options.streams);
+  const { onMessage, counts } = arrivalsOf(likes, count);
   let streams: SseStream[] = [];
   try {
-    const opened = await openStreams(options, streamAgent, onMessage);
+    const opened = await openStreams(options, count, streamAgent, onMessage);
     streams = opened.streams;
     log(
       `  ${streams.length} streams ready in ${opened.readyMs} ms; ${options.likes} likes, one every ${options.intervalMs} ms`,
@@ -456,12 +469,25 @@ export async function measureEvents(options: EventsOptions): Promise<EventsResul
   }
 }
 
+export async function measureEvents(options: EventsOptions): Promise<EventsResult> {
+  options.log(`  without streams (warm-up first):`);
+  await options.warmUp(COMPARED_SCENARIOS);
+  const without = await runCompared(options, '');
+  const levels: EventsLevel[] = [];
+  for (const count of options.levels) {
+    levels.push(await measureLevel(options, count, without));
+    // Closed streams leave the server before the next level opens its own.
+    await sleep(500);
+  }
+  return { without, levels };
+}
+
 // ---- report ------------------------------------------------------------------------------------
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
 const times = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : 'n/a');
 
-function deliveryLines({ delivery: d }: EventsResult): string[] {
+function deliveryLines({ delivery: d }: EventsLevel): string[] {
   return [
     `Live events: ${d.streams} streams of ${d.members} members (GET /api/events) ready in ${d.readyMs} ms; ${d.likes} likes one by one, ${d.likesAnswered201} answered 201${d.firstLikeFailure ? ` (first failure: ${d.firstLikeFailure})` : ''}`,
     ...formatTable([
@@ -484,7 +510,7 @@ function deliveryLines({ delivery: d }: EventsResult): string[] {
   ];
 }
 
-function comparisonLines({ comparisons, fanOut: f, delivery }: EventsResult): string[] {
+function comparisonLines({ comparisons, fanOut: f, delivery }: EventsLevel): string[] {
   const rows = comparisons.map((c) => [
     c.name,
     c.without.rps.toFixed(0),
@@ -510,6 +536,19 @@ function comparisonLines({ comparisons, fanOut: f, delivery }: EventsResult): st
   ];
 }
 
+/** Writes with the most streams open, as a share of the same writes without (target ≥ 0.8). */
+function targetLine(result: EventsResult): string[] {
+  const largest = result.levels.at(-1);
+  const like = largest?.comparisons.find((c) => c.name === 'like');
+  if (!largest || !like) return [];
+  return [
+    `Target: likes with ${largest.delivery.streams} streams ≥ 0.8× without: ${times(like.rpsRatio)}×; delivery p99 ≤ 100 ms after the answer: ${ms(largest.delivery.fromAnswer.p99)} ms`,
+  ];
+}
+
 export function eventsReport(result: EventsResult): string[] {
-  return [...deliveryLines(result), ...comparisonLines(result)];
+  return [
+    ...result.levels.flatMap((level) => [...deliveryLines(level), ...comparisonLines(level), '']),
+    ...targetLine(result),
+  ];
 }

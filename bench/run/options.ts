@@ -1,5 +1,6 @@
 /** `npm run bench`'s options and what follows from them (see bench/README.md's options table). */
 import { parseArgs } from 'node:util';
+import { STREAM_LEVELS } from '../events';
 import { SMALL_POSTS } from '../growth';
 import { DEFAULT_PG_URL, DEFAULT_SEED, parseCount } from '../lib/instance';
 
@@ -43,6 +44,8 @@ export interface RunOptions {
   compare: string | null;
   /** Where the server writes a CPU profile when it stops. */
   profileDir: string | undefined;
+  /** The live events' levels: how many streams are open in each (`--streams 200,1000`). */
+  streamLevels: number[];
 }
 
 export function parseRunOptions(argv: string[] = process.argv.slice(2)): RunOptions {
@@ -66,6 +69,7 @@ export function parseRunOptions(argv: string[] = process.argv.slice(2)): RunOpti
       'no-growth': { type: 'boolean', default: false },
       rounds: { type: 'string', default: '3' },
       compare: { type: 'string' },
+      streams: { type: 'string' },
     },
   });
 
@@ -110,5 +114,8 @@ export function parseRunOptions(argv: string[] = process.argv.slice(2)): RunOpti
     explain: args.explain,
     build: !args['no-build'],
     profileDir: args.profile,
+    streamLevels: args.streams
+      ? args.streams.split(',').map((count) => parseCount(count.trim()))
+      : [...STREAM_LEVELS],
   };
 }

@@ -227,7 +227,7 @@ function runEvents({ options, perch, load, baselineRps }: Stage, members: Member
   return measureEvents({
     url: perch.url,
     members,
-    streams: 200,
+    levels: options.streamLevels,
     nextLike: load.nextLike,
     recordWrite: load.recordWrite,
     likeWrites: () => ({ answered: both(load.writes.succeeded), sent: both(load.writes.sent) }),

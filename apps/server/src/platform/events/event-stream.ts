@@ -40,7 +40,7 @@ export function createEventStreams({ db, hub, relay, unreadCount, replayLimit }:
       const send = (event: PublishedEvent) => {
         if (event.id <= sentUpTo) return;
         sentUpTo = event.id;
-        sse.sendFormatted(frameOf(event));
+        sse.sendFrame(frameOf(event));
       };
       const remove = hub.add({
         viewerId: viewer.id,
@@ -50,7 +50,7 @@ export function createEventStreams({ db, hub, relay, unreadCount, replayLimit }:
           else if ((events[0]?.id ?? 0) > sentUpTo) {
             // The usual case: the whole delivery is new to this stream, in one write.
             sentUpTo = events.at(-1)?.id ?? sentUpTo;
-            sse.sendFormatted(frames);
+            sse.sendFrames(frames);
           } else for (const event of events) send(event);
         },
         close: () => {

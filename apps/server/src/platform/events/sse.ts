@@ -28,8 +28,10 @@ export function frameOf(event: PublishedEvent): string {
 export interface SseWriter {
   /** Sends one message; false when the stream is closed (or was closed now for being too slow). */
   send: (message: SseMessage) => boolean;
-  /** Sends messages already formatted with formatSse (events going to many streams). */
-  sendFormatted: (frame: string) => boolean;
+  /** Sends one message already formatted with formatSse (frameOf), with the others of its burst. */
+  sendFrame: (frame: string) => boolean;
+  /** Sends messages already formatted, in one write: bytes shared by many streams. */
+  sendFrames: (frames: Uint8Array) => boolean;
   close: () => void;
   closed: () => boolean;
   onClose: (listener: () => void) => void;
@@ -70,10 +72,10 @@ export function openSse(response: ServerResponse, options: SseOptions): SseWrite
     corked = false;
     response.uncork();
   };
-  const write = (chunk: string): boolean => {
+  const write = (chunk: string | Uint8Array, burst: boolean): boolean => {
     if (isClosed) return false;
     // Messages of one burst leave in one write instead of one each.
-    if (!corked) {
+    if (burst && !corked) {
       corked = true;
       response.cork();
       process.nextTick(uncork);
@@ -87,13 +89,14 @@ export function openSse(response: ServerResponse, options: SseOptions): SseWrite
   };
 
   // A comment line: keeps proxies from closing an idle stream and finds dead connections.
-  const heartbeat = setInterval(() => write(': ping\n\n'), options.heartbeatMs);
+  const heartbeat = setInterval(() => write(': ping\n\n', false), options.heartbeatMs);
   heartbeat.unref();
-  write(`retry: ${options.retryMs}\n\n`);
+  write(`retry: ${options.retryMs}\n\n`, true);
 
   return {
-    send: (message) => write(formatSse(message)),
-    sendFormatted: write,
+    send: (message) => write(formatSse(message), true),
+    sendFrame: (frame) => write(frame, true),
+    sendFrames: (frames) => write(frames, false),
     close,
     closed: () => isClosed,
     onClose: (listener) => {

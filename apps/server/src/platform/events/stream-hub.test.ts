@@ -19,7 +19,7 @@ const liked = (postAuthorId: string, userId = 'liker'): PublishedEvent => {
 
 interface Received {
   events: readonly PublishedEvent[];
-  frames: string;
+  frames: Uint8Array;
 }
 
 function client(viewerId: string, into: Received[]): StreamClient {
@@ -65,7 +65,11 @@ describe('the stream hub', () => {
     ]);
     expect(a[1]?.frames).toBe(b[1]?.frames);
     expect(a[1]?.events).toBe(b[1]?.events);
-    expect(a[1]?.frames.match(/^id: /gm)).toHaveLength(3);
+    expect(
+      Buffer.from(a[1]?.frames ?? [])
+        .toString()
+        .match(/^id: /gm),
+    ).toHaveLength(3);
   });
 
   it('leaves out, per stream, the events about members it blocks, is blocked by or mutes', async () => {
