@@ -12,10 +12,22 @@ import { imageSize } from 'image-size';
 import type createSharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { AppError, badRequest } from '../../lib/errors';
+import { createTurns } from './media.turns';
 
 type CreateSharp = typeof createSharp;
 
 let loadingSharp: Promise<CreateSharp> | undefined;
+
+/**
+ * libvips keeps its last 100 operations (up to 50 MB of pixels) for reuse, which only pays when
+ * the same file is read again: every upload is a new one. One thread per image, as glibc gives
+ * every thread an arena of its own that keeps the decoded pixels' memory once they are freed.
+ */
+function configureSharp(sharp: CreateSharp): CreateSharp {
+  sharp.cache(false);
+  sharp.concurrency(1);
+  return sharp;
+}
 
 /**
  * sharp and its native libraries take about 20 MB of the process's memory once loaded: a server
@@ -23,7 +35,7 @@ let loadingSharp: Promise<CreateSharp> | undefined;
  */
 function loadSharp(): Promise<CreateSharp> {
   loadingSharp ??= import('sharp').then(
-    (module) => module.default,
+    (module) => configureSharp(module.default),
     (error: unknown) => {
       loadingSharp = undefined;
       throw error;
@@ -67,31 +79,20 @@ export interface ProcessedImage {
 }
 
 const WEBP_QUALITY = 82;
-/**
- * Images re-encoded at once; more wait their turn. Each one can take a few hundred megabytes at
- * the pixel limits, and sharp already spreads one image over several threads.
- */
-const MAX_CONCURRENT_ENCODES = 2;
 const THUMBNAIL_QUALITY = 75;
+
+/**
+ * Images decoded and re-encoded at once, across all uploads of the process; the rest wait their
+ * turn. See docs/decisions/0032-image-memory.md for the figures behind one.
+ */
+export const MAX_CONCURRENT_DECODES = 1;
+const decodes = createTurns(MAX_CONCURRENT_DECODES);
+
+/** Decodes running and waiting now, the most that ever ran at once, and how many ran. */
+export const decodeStats = () => decodes.stats();
 
 const unsupported = () => new AppError(415, MediaMessages.unsupportedType);
 const unreadable = () => badRequest(MediaMessages.unreadable);
-
-let encoding = 0;
-const waiting: (() => void)[] = [];
-
-async function takingTurns<T>(work: () => Promise<T>): Promise<T> {
-  while (encoding >= MAX_CONCURRENT_ENCODES) {
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  }
-  encoding += 1;
-  try {
-    return await work();
-  } finally {
-    encoding -= 1;
-    waiting.shift()?.();
-  }
-}
 
 function endsWithGifTrailer(data: Buffer): boolean {
   // Some encoders pad the file after the trailer with zeros.
@@ -151,7 +152,7 @@ export async function processImage(input: Buffer, purpose: MediaPurpose): Promis
     throw new AppError(413, MediaMessages.animationTooLarge);
   }
 
-  return takingTurns(() => encode(sharp, input, purpose, animated));
+  return decodes.take(() => encode(sharp, input, purpose, animated));
 }
 
 async function encode(
