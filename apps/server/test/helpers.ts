@@ -39,6 +39,9 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     trendingCacheSeconds: 0,
     heapGrowthPercent: 0,
     sqliteCacheMiB: 8,
+    headersTimeoutMs: 30_000,
+    requestTimeoutMs: 60_000,
+    keepAliveTimeoutMs: 72_000,
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyPluginAsync,
   type FastifyRequest,
+  type RouteOptions,
 } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
@@ -87,17 +88,31 @@ export async function prepareDatabase(database: DatabaseHandle, config: AppConfi
   });
 }
 
+/**
+ * Fastify's own defaults leave a request that never finishes arriving open for ever (its
+ * requestTimeout of 0 overrides Node's); Node checks for expired requests every 30 s unless told
+ * otherwise, which would add up to 30 s to each. Answered 408 by answerClientError.
+ */
+function timeoutOptions(config: AppConfig) {
+  const shortest = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
+  return {
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(shortest / 4)),
+    },
+  };
+}
+
 /** Every call under /api: the modules' routes, each tagged in the OpenAPI document. */
 function apiRoutes(config: AppConfig, validateResponses: boolean): FastifyPluginAsync {
   return async (api) => {
-    const admissionOf = (route: { preHandler?: unknown }): Admission =>
-      route.preHandler === api.authenticate
-        ? 'member'
-        : route.preHandler === api.authenticateSession
-          ? 'session'
-          : route.preHandler === api.identify
-            ? 'optional'
-            : 'anyone';
+    const admissions = new Map<unknown, Admission>([
+      [api.authenticate, 'member'],
+      [api.authenticateSession, 'session'],
+      [api.identify, 'optional'],
+    ]);
     // Every call may answer an error, in the one shape the contract gives it.
     api.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {});
@@ -117,7 +132,7 @@ function apiRoutes(config: AppConfig, validateResponses: boolean): FastifyPlugin
     ) =>
       api.register(async (scope) => {
         scope.addHook('onRoute', (route) => {
-          describeRoute(route, tag, admissionOf(route));
+          describeRoute(route, tag, admitOnArrival(route, admissions));
         });
         await scope.register(routes, routeOptions);
       });
@@ -157,6 +172,7 @@ export async function buildApp(
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    ...timeoutOptions(config),
     // Ids longer than any Perch issues are refused by the routes' own params schemas (400); past
     // this the router answers 414 before any route runs.
     routerOptions: { maxParamLength: 500 },
@@ -206,6 +222,22 @@ export async function buildApp(
 
   await app.register(webPlugin, { webDir: config.webDir, mediaDir: mediaDirOf(config) });
   return app;
+}
+
+/**
+ * Routes name how they admit a caller as a preHandler, which runs only once the body has arrived;
+ * moved to the route's last onRequest hook, it refuses a caller without a valid token before the
+ * body is read, rather than after a slow or large one. (Per-member rate limits stay preHandlers,
+ * and find the viewer set.) Answers how the route admits, for the OpenAPI document.
+ */
+function admitOnArrival(route: RouteOptions, admissions: Map<unknown, Admission>): Admission {
+  const preHandlers = [route.preHandler ?? []].flat();
+  const admit = preHandlers.find((hook) => admissions.has(hook));
+  if (!admit) return 'anyone';
+  const rest = preHandlers.filter((hook) => hook !== admit);
+  route.preHandler = rest.length > 0 ? rest : undefined;
+  route.onRequest = [...[route.onRequest ?? []].flat(), admit];
+  return admissions.get(admit) ?? 'anyone';
 }
 
 /**

@@ -61,6 +61,15 @@ export interface AppConfig {
   heapGrowthPercent: number;
   /** Pages SQLite keeps in memory, per connection (the writer and the reader), in MiB. */
   sqliteCacheMiB: number;
+  /** How long a client may take to send a request's headers; then 408 and the connection closes. */
+  headersTimeoutMs: number;
+  /**
+   * How long a client may take to send a whole request, headers and body (an upload included);
+   * then 408 and the connection closes.
+   */
+  requestTimeoutMs: number;
+  /** How long an idle connection is kept open for the client's next request. */
+  keepAliveTimeoutMs: number;
 }
 
 /** Followers from which an author's posts are pulled into Home (see modules/timelines). */
@@ -69,10 +78,22 @@ export const DEFAULT_HOME_PULL_FOLLOWERS = 2_000;
 /** See sqliteCacheMiB and db/database.ts. */
 export { DEFAULT_SQLITE_CACHE_MIB };
 
+/** See headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs and docs/decisions/0031-timeouts.md. */
+export const DEFAULT_HEADERS_TIMEOUT_SECONDS = 30;
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_SECONDS = 72;
+
 /** See heapGrowthPercent: V8 alone let a heap keeping 45 MB grow past 150 MB between collections. */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 15;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A timeout in seconds, above 0 and at most an hour; fractions allowed. */
+const timeoutSeconds = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .positive(`${name} must be positive`)
+    .max(3600, `${name} must be at most 3600`);
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -183,6 +204,14 @@ const envSchema = z.object({
     .min(0, 'HEAP_GROWTH_PERCENT must be at least 0')
     .max(300, 'HEAP_GROWTH_PERCENT must be at most 300')
     .default(DEFAULT_HEAP_GROWTH_PERCENT),
+  // Unset, it is the default or the request's timeout, whichever is shorter.
+  HEADERS_TIMEOUT_SECONDS: timeoutSeconds('HEADERS_TIMEOUT_SECONDS').optional(),
+  REQUEST_TIMEOUT_SECONDS: timeoutSeconds('REQUEST_TIMEOUT_SECONDS').default(
+    DEFAULT_REQUEST_TIMEOUT_SECONDS,
+  ),
+  KEEP_ALIVE_TIMEOUT_SECONDS: timeoutSeconds('KEEP_ALIVE_TIMEOUT_SECONDS').default(
+    DEFAULT_KEEP_ALIVE_TIMEOUT_SECONDS,
+  ),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -216,6 +245,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
   }
   const e = parsed.data;
   const jwtSecret = e.JWT_SECRET === '' ? null : (e.JWT_SECRET ?? null);
+  const headersTimeout =
+    e.HEADERS_TIMEOUT_SECONDS ??
+    Math.min(DEFAULT_HEADERS_TIMEOUT_SECONDS, e.REQUEST_TIMEOUT_SECONDS);
+  if (headersTimeout > e.REQUEST_TIMEOUT_SECONDS) {
+    // The headers are part of the request: Node refuses a longer wait for them.
+    throw new ConfigError('HEADERS_TIMEOUT_SECONDS must not be above REQUEST_TIMEOUT_SECONDS');
+  }
   if (e.DATABASE_URL && !jwtSecret) {
     // A generated secret lives in one machine's DATA_DIR: tokens signed by one instance would be
     // refused by the others.
@@ -248,5 +284,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     trendingCacheSeconds: e.TRENDING_CACHE_SECONDS,
     heapGrowthPercent: e.HEAP_GROWTH_PERCENT,
     sqliteCacheMiB: e.SQLITE_CACHE_MB,
+    headersTimeoutMs: Math.round(headersTimeout * 1000),
+    requestTimeoutMs: Math.round(e.REQUEST_TIMEOUT_SECONDS * 1000),
+    keepAliveTimeoutMs: Math.round(e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
   };
 }

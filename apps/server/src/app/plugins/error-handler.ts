@@ -1,4 +1,5 @@
 import { ErrorMessages } from '@perch/contract';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -42,21 +43,51 @@ export function answerFrameworkError(
   void reply.status(status).send({ errors: [message] });
 }
 
+export const REQUEST_TIMEOUT_MESSAGE = 'The request took too long to arrive.';
+
+/** The answer in flight on a connection; Node's own handler of these errors reads it too. */
+const responseOf = (socket: Socket): ServerResponse | undefined =>
+  (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+
+function rawAnswer(status: number, reason: string, message: string): string {
+  const body = JSON.stringify({ errors: [message] });
+  return (
+    `HTTP/1.1 ${String(status)} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Cache-Control: no-store\r\nContent-Length: ${String(Buffer.byteLength(body))}\r\n` +
+    `Connection: close\r\n\r\n${body}`
+  );
+}
+
+/**
+ * A request whose headers or whole body did not arrive within headersTimeout or requestTimeout
+ * (see timeoutOptions in app.ts): 408 if nothing of an answer was written yet, then the connection
+ * ends, so that a route still waiting for the body sees it cut off and never runs on it.
+ */
+function answerTimeout(socket: Socket): void {
+  if (!socket.writable || responseOf(socket)?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  socket.end(rawAnswer(408, 'Request Timeout', REQUEST_TIMEOUT_MESSAGE), () => {
+    socket.destroy();
+  });
+}
+
 /**
  * Requests Node's HTTP parser refuses (malformed request lines or headers, headers too large):
  * answered in the same shape, then the connection closes, as it cannot be read any further.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    answerTimeout(socket);
+    return;
+  }
   if (!socket.writable) return;
   const [status, reason] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large']
       : [400, 'Bad Request'];
-  const body = JSON.stringify({ errors: [ErrorMessages.badRequest] });
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  socket.end(rawAnswer(status, reason, ErrorMessages.badRequest));
 }
 
 /** One place turns every failure into a status and an {errors: [...]} body. */
