@@ -51,6 +51,19 @@ async function serve(config: AppConfig): Promise<void> {
 }
 
 /**
+ * Workers accept connections from the one listening socket themselves (SCHED_NONE) rather than
+ * being handed them by this process (round-robin, Node's default). Handed over, the connection on
+ * its way to a worker killed under load stayed open here unanswered for ever (one per kill);
+ * accepted by the worker, it is reset with the worker's death, and those still waiting in the
+ * socket's queue go to the others. NODE_CLUSTER_SCHED_POLICY, if set,
+ * still chooses. See docs/decisions/0030-worker-scheduling.md.
+ */
+function shareListeningSocket(): void {
+  if (process.env.NODE_CLUSTER_SCHED_POLICY) return;
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
+}
+
+/**
  * With WORKERS > 1 this process prepares the database and the token secret once, then runs that
  * many server processes sharing the port (SQLite in WAL mode serves readers from all of them;
  * writes take turns). A worker that dies is replaced. Scheduled work runs once across the workers
@@ -64,10 +77,15 @@ async function supervise(config: AppConfig): Promise<void> {
     await closeDatabase(database);
   }
   resolveJwtSecret(config);
+  shareListeningSocket();
 
   let stopping = false;
   const fork = (index: number) => {
-    cluster.fork().on('exit', (code, signal) => {
+    const worker = cluster.fork();
+    worker.on('listening', () => {
+      console.log(`perch: worker ${index} listening (pid ${worker.process.pid ?? '?'})`);
+    });
+    worker.on('exit', (code, signal) => {
       if (stopping) return;
       console.error(
         `perch: worker ${index} exited (code ${code}, signal ${signal}); starting another`,
