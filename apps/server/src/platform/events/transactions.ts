@@ -1,4 +1,5 @@
-import type { DomainEvent } from '@perch/contract';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ErrorMessages, type DomainEvent } from '@perch/contract';
 import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { isPostgres } from '../db/dialect';
@@ -47,10 +48,48 @@ export type Transact = <T>(work: TransactionWork<T>) => Promise<T>;
  */
 export type AfterCommit = (events: readonly DomainEvent[]) => void;
 
+/** Runs of a PostgreSQL transaction that lost to a deadlock or a serialization failure. */
+export const TRANSACTION_ATTEMPTS = 5;
+/** The wait before the second run; it doubles for each later one, jittered. */
+const RETRY_BACKOFF_MS = 4;
+
+/**
+ * True when PostgreSQL rolled the transaction back only because it ran beside others: it was
+ * chosen to break a deadlock (40P01) or could not be serialised (40001). Run again, it succeeds.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : null;
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * Runs `run` (a whole transaction) again after a conflict, up to TRANSACTION_ATTEMPTS times, each
+ * after a short random wait so that the transactions that collided do not collide again. When the
+ * last run conflicts too the write is answered 503, a busy database, not 500.
+ */
+export async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isTransactionConflict(error)) throw error;
+      if (attempt >= TRANSACTION_ATTEMPTS) {
+        const busy = new AppError(503, ErrorMessages.databaseUnavailable);
+        busy.cause = error;
+        throw busy;
+      }
+      await sleep(RETRY_BACKOFF_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
+    }
+  }
+}
+
 /**
  * A transact function that tells `committed` the newest event id after each commit with events,
  * and `afterCommit` the events themselves. On SQLite, concurrent writes share transactions
- * (createGroupCommit below); PostgreSQL runs them side by side, each in its own.
+ * (createGroupCommit below); PostgreSQL runs them side by side, each in its own, and runs one
+ * again when it lost to a deadlock or a serialization failure (retryingConflicts). The work must
+ * therefore be safe to run again: everything it does in the database is rolled back, and the
+ * events a failed run recorded are dropped with it (each run records into a list of its own).
  */
 export function createTransact(
   db: Db,
@@ -59,9 +98,9 @@ export function createTransact(
 ): Transact {
   if (!isPostgres(db)) return createGroupCommit(db, committed, afterCommit);
   return async (work) => {
-    const { result, lastId, events } = await db
-      .transaction()
-      .execute((trx) => runKeepingEvents(trx, work));
+    const { result, lastId, events } = await retryingConflicts(() =>
+      db.transaction().execute((trx) => runKeepingEvents(trx, work)),
+    );
     if (lastId !== null) {
       afterCommit(events);
       committed(lastId);
