@@ -160,6 +160,68 @@ async function applyMentions(trx: Db, event: MentionEvent, safety: Safety): Prom
   return told;
 }
 
+/** The members, posts and comments an event's notifications may point at. */
+function rowsNamedBy(event: PublishedEvent): {
+  users: string[];
+  posts: string[];
+  comments: string[];
+} {
+  switch (event.type) {
+    case 'post.liked':
+    case 'post.unliked':
+      return {
+        users: [event.payload.postAuthorId, event.payload.userId],
+        posts: [event.payload.postId],
+        comments: [],
+      };
+    case 'comment.added':
+      return {
+        users: [event.payload.postAuthorId, event.payload.userId],
+        posts: [event.payload.postId],
+        comments: [event.payload.commentId],
+      };
+    case 'member.followed':
+    case 'member.unfollowed':
+      return {
+        users: [event.payload.followerId, event.payload.followeeId],
+        posts: [],
+        comments: [],
+      };
+    case 'members.mentioned': {
+      const { authorId, userIds, postId, commentId } = event.payload;
+      return {
+        users: [authorId, ...userIds],
+        posts: [postId],
+        comments: commentId === null ? [] : [commentId],
+      };
+    }
+    default:
+      return { users: [], posts: [], comments: [] };
+  }
+}
+
+/**
+ * Holds the rows the batch's notifications may point at before it changes anything, in the order
+ * their deletions take them (an account's deletion its member's row before their comments and
+ * posts, a post's deletion the post before its comments): a deletion then never waits for a
+ * notification or count this batch holds while the batch waits for the deletion (see "Lock
+ * order" in docs/architecture.md).
+ */
+async function holdRowsFirst(trx: Db, events: readonly PublishedEvent[]): Promise<void> {
+  const users = new Set<string>();
+  const posts = new Set<string>();
+  const comments = new Set<string>();
+  for (const event of events) {
+    const named = rowsNamedBy(event);
+    for (const id of named.users) users.add(id);
+    for (const id of named.posts) posts.add(id);
+    for (const id of named.comments) comments.add(id);
+  }
+  await repo.holdRows(trx, 'users', [...users]);
+  await repo.holdRows(trx, 'posts', [...posts]);
+  await repo.holdRows(trx, 'comments', [...comments]);
+}
+
 /**
  * Writes notifications from events, exactly once, and tells each recipient their unread count.
  * Nothing is made across a block or from a muted member (see modules/safety).
@@ -177,6 +239,7 @@ export const createNotificationsConsumer = (safety: Safety): DurableConsumer => 
     'members.mentioned',
   ]),
   async handle(trx, events, recorder) {
+    await holdRowsFirst(trx, events);
     const changed = new Set<string>();
     for (const event of events) {
       if (event.type === 'members.mentioned') {

@@ -1,6 +1,12 @@
 import { NOTIFICATION_ACTORS_SHOWN } from '@perch/contract';
 import { sql, type Insertable, type Kysely } from 'kysely';
-import { idList, idListValue, runDeferredTriggers } from '../../platform/db/dialect';
+import {
+  idList,
+  idListValue,
+  isPostgres,
+  runDeferredTriggers,
+  withRowLock,
+} from '../../platform/db/dialect';
 import { compiledCommand, compiledQuery } from '../../platform/db/compiled';
 import type { Database, NotificationsTable } from '../../platform/db/schema';
 
@@ -300,6 +306,24 @@ export function listGroupActors(
     .where('rank', '<=', NOTIFICATION_ACTORS_SHOWN)
     .orderBy('rank')
     .execute();
+}
+
+/**
+ * PostgreSQL: holds the rows (FOR KEY SHARE, the lock a foreign key's check takes) in id order,
+ * until the transaction ends. SQLite needs nothing: its write transactions take turns.
+ */
+export async function holdRows(
+  db: Db,
+  table: 'users' | 'posts' | 'comments',
+  ids: readonly string[],
+): Promise<void> {
+  if (!isPostgres(db) || ids.length === 0) return;
+  const query = db
+    .selectFrom(table)
+    .select('id')
+    .where('id', 'in', idList(db, idListValue(db, ids)))
+    .orderBy('id');
+  await withRowLock(db, query, (q) => q.forKeyShare()).execute();
 }
 
 const authorOfPost = compiledQuery((db: Db, postId: string) =>

@@ -1,4 +1,4 @@
-import type { DomainEventPayloads } from '@perch/contract';
+import type { DomainEventPayloads, PublishedEvent } from '@perch/contract';
 import type { DurableConsumer } from '../../platform/events/consumer';
 import { trimTimeline } from './build';
 import type { OnDemandAuthors } from './on-demand-authors';
@@ -22,6 +22,7 @@ export function createTimelineWrites({
     name: 'timelines',
     types: new Set(['post.created', 'member.followed', 'member.unfollowed']),
     async handle(trx, events) {
+      await holdPostsFirst(trx, events);
       // Runs of new posts fan out together; follows and unfollows apply in between, in order.
       let created: CreatedPost[] = [];
       let timelines: number | null = null;
@@ -43,6 +44,25 @@ export function createTimelineWrites({
       await fanOut(trx, created, timelinesKept);
     },
   };
+
+  /**
+   * A batch that deletes entries (a follow trims, an unfollow removes) first holds the posts it
+   * may point entries at, as every writer takes a post before the rows pointing at it. A batch of
+   * new posts alone deletes nothing: their foreign keys' checks hold the posts in their statements.
+   */
+  async function holdPostsFirst(trx: Db, events: readonly PublishedEvent[]): Promise<void> {
+    const deletes = events.some(
+      (event) => event.type === 'member.followed' || event.type === 'member.unfollowed',
+    );
+    if (!deletes) return;
+    const postIds: string[] = [];
+    const followees = new Set<string>();
+    for (const event of events) {
+      if (event.type === 'post.created') postIds.push(event.payload.postId);
+      if (event.type === 'member.followed') followees.add(event.payload.followeeId);
+    }
+    await repo.holdPostsToPointAt(trx, postIds, [...followees], length);
+  }
 
   /**
    * New posts join their followers' timelines, but for those of onDemand authors. `timelinesKept`

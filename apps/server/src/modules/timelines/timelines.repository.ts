@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { compiledCommand, compiledQuery } from '../../platform/db/compiled';
-import { idList, idListValue } from '../../platform/db/dialect';
+import { idList, idListValue, isPostgres, withRowLock } from '../../platform/db/dialect';
 import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
@@ -305,6 +305,40 @@ export async function backfillAuthor(
     )
     .onConflict((oc) => oc.doNothing())
     .execute();
+}
+
+/**
+ * PostgreSQL: holds (FOR KEY SHARE, the lock a foreign key's check takes) the posts a batch of the
+ * timelines consumer may point entries at, `postIds` and the newest `limit` of each of
+ * `authorIds`' posts, before it deletes entries: a post's deletion, which takes its row before
+ * the entries pointing at it, then never waits for an entry this batch holds while the batch
+ * waits for that post (see "Lock order" in docs/architecture.md). SQLite needs nothing.
+ */
+export async function holdPostsToPointAt(
+  db: Db,
+  postIds: readonly string[],
+  authorIds: readonly string[],
+  limit: number,
+): Promise<void> {
+  if (!isPostgres(db)) return;
+  if (postIds.length > 0) {
+    const named = db
+      .selectFrom('posts')
+      .select('id')
+      .where('id', 'in', idList(db, idListValue(db, postIds)))
+      .orderBy('id');
+    await withRowLock(db, named, (q) => q.forKeyShare()).execute();
+  }
+  for (const authorId of authorIds) {
+    const newest = db
+      .selectFrom('posts')
+      .select('id')
+      .where('user_id', '=', authorId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit);
+    await withRowLock(db, newest, (q) => q.forKeyShare()).execute();
+  }
 }
 
 /** The `rank`-th newest post of the author (1 is the newest), if they wrote that many. */
