@@ -11,7 +11,7 @@ export async function deletePost(deps: PostsDeps, viewer: Viewer, postId: string
   await transact(async (trx, events) => {
     const post = await lockedPost(deps, trx, postId, viewer, 'none');
     if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.deletePostNotOwner);
-    // The author's row, then the tags' rows: the order a new post takes them in.
+    // The post's row (above), the author's, then the tags': the lock order of every writer.
     await writes.adjustPostsCount(trx, viewer.id, -1);
     await entities.forgetPost(trx, postId);
     await writes.deletePost(trx, postId);

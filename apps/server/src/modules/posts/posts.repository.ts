@@ -467,10 +467,13 @@ export type MarkRead = 'liked' | 'bookmarked' | 'none';
 export type LockedPostRow = PostRecord & Pick<PostCardRow, 'liked' | 'bookmarked'>;
 
 /**
- * Reads a post for a change, holding its row until the transaction ends (PostgreSQL: FOR UPDATE;
- * SQLite runs one write transaction at a time anyway). Every change to a post or to its likes,
- * comments, votes and bookmarks takes this lock first, so that changes racing each other or a
+ * Reads a post for a change, holding its row until the transaction ends (SQLite runs one write
+ * transaction at a time anyway). Every change to a post or to its likes, comments, votes and
+ * bookmarks, and its deletion, takes this lock first, so that changes racing each other or a
  * delete queue up in one order instead of deadlocking; the answer's card is built from this row.
+ * PostgreSQL: FOR NO KEY UPDATE, not FOR UPDATE, so that a write holding a member's row may still
+ * point a row at the post (a follow filling its timeline) while a deletion waits for that member's
+ * row: see "Lock order" in docs/architecture.md.
  */
 const lockedRow = compiledShapes(
   ({ mark }: { mark: MarkRead }, db: Db, postId: string, viewerId: string) =>
@@ -484,7 +487,7 @@ const lockedRow = compiledShapes(
           mark === 'bookmarked' ? bookmarkedFlag(eb, viewerId) : sql<boolean>`0`.as('bookmarked'),
         ])
         .where('p.id', '=', postId),
-      (query) => query.forUpdate(),
+      (query) => query.forNoKeyUpdate(),
     ),
 );
 
