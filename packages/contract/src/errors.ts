@@ -38,4 +38,5 @@ export const ErrorMessages = {
   badRequest: 'The request could not be read.',
   internal: 'Internal server error',
   databaseUnavailable: 'The database is not reachable right now; please try again.',
+  databaseBusy: 'The server is busy right now; please try again.',
 } as const;

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '@perch/contract';
+import { ErrorMessages, type DomainEvent } from '@perch/contract';
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/lib/errors';
@@ -37,6 +37,7 @@ describe('retryingConflicts', () => {
     const error: unknown = await retryingConflicts(run).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).statusCode).toBe(503);
+    expect((error as AppError).message).toBe(ErrorMessages.databaseBusy);
     expect((error as AppError).cause).toBe(conflict);
     expect(run).toHaveBeenCalledTimes(TRANSACTION_ATTEMPTS);
   });

@@ -74,7 +74,7 @@ export async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
     } catch (error) {
       if (!isTransactionConflict(error)) throw error;
       if (attempt >= TRANSACTION_ATTEMPTS) {
-        const busy = new AppError(503, ErrorMessages.databaseUnavailable);
+        const busy = new AppError(503, ErrorMessages.databaseBusy);
         busy.cause = error;
         throw busy;
       }
