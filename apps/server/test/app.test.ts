@@ -1,25 +1,70 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 let webDir: string;
+const INDEX_HTML = '<!doctype html><title>Perch</title><div id="root"></div>';
+const APP_SCRIPT = 'console.log("app")';
 
 beforeAll(async () => {
   webDir = mkdtempSync(path.join(os.tmpdir(), 'perch-web-'));
   mkdirSync(path.join(webDir, 'assets'));
-  writeFileSync(
-    path.join(webDir, 'index.html'),
-    '<!doctype html><title>Perch</title><div id="root"></div>',
-  );
+  writeFileSync(path.join(webDir, 'index.html'), INDEX_HTML);
   writeFileSync(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log("app")');
+  // As the build's precompression leaves them: each copy beside its file.
+  writeFileSync(path.join(webDir, 'assets', 'app-abc123.js.br'), brotliCompressSync(APP_SCRIPT));
+  writeFileSync(path.join(webDir, 'assets', 'app-abc123.js.gz'), gzipSync(APP_SCRIPT));
+  writeFileSync(path.join(webDir, 'index.html.gz'), gzipSync(INDEX_HTML));
   t = await createTestApp({ webDir });
 });
 afterAll(async () => {
   await t.close();
   rmSync(webDir, { recursive: true, force: true });
+});
+
+describe('compressed assets', () => {
+  const script = (acceptEncoding?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+    });
+
+  it('sends the copy the browser prefers among those it accepts, varying by Accept-Encoding', async () => {
+    const br = await script('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(APP_SCRIPT);
+    const gz = await script('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(APP_SCRIPT);
+    for (const response of [br, gz]) {
+      expect(response.headers['content-type']).toMatch(/javascript/);
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
+  it('sends the file itself to a client that accepts no compression', async () => {
+    for (const response of [await script(), await script('identity')]) {
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.body).toBe(APP_SCRIPT);
+      expect(response.headers.vary).toMatch(/accept-encoding/i);
+    }
+  });
+
+  it('sends the page of a deep link compressed too, and what has no copy as it is', async () => {
+    const page = await call(t.app, {
+      method: 'GET',
+      url: '/profile/someone',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(page.rawPayload).toString()).toBe(INDEX_HTML);
+  });
 });
 
 describe('the app shell', () => {

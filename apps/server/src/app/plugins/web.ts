@@ -39,9 +39,13 @@ export const webPlugin = fp(
         wildcard: true,
         index: ['index.html'],
         cacheControl: false,
+        // The build writes .br and .gz copies beside the text assets (apps/web/scripts/
+        // precompress.mjs); each browser gets the smallest it accepts, compressed once.
+        preCompressed: true,
         setHeaders: (res, filePath) => {
           const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
           res.setHeader('cache-control', hashed ? IMMUTABLE : 'no-cache');
+          res.setHeader('vary', 'accept-encoding');
         },
       });
     } else if (options.webDir) {
