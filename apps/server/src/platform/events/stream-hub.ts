@@ -1,4 +1,9 @@
-import { audienceOf, membersInvolved, type PublishedEvent } from '@perch/contract';
+import {
+  audienceOf,
+  membersInvolved,
+  type EventAudience,
+  type PublishedEvent,
+} from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { frameOf } from './sse';
 
@@ -68,31 +73,40 @@ const hides = (relations: StreamRelations, memberId: string): boolean =>
 const isEmpty = (relations: StreamRelations): boolean =>
   relations.blocking.size === 0 && relations.blockedBy.size === 0 && relations.muting.size === 0;
 
+interface EventFacts {
+  audience: EventAudience;
+  involved: readonly string[];
+}
+
+const factsOf = (events: readonly PublishedEvent[]): EventFacts[] =>
+  events.map((event) => ({ audience: audienceOf(event), involved: membersInvolved(event) }));
+
 /** What one batch needs to decide, for any member, which of its events they may see. */
 interface BatchRules {
   events: readonly PublishedEvent[];
+  /** Each event's audience and the members it involves, worked out once for all streams. */
+  facts: readonly EventFacts[];
   /** By author, those of the open streams' members who follow them (followers-only events). */
   followers: Map<string, ReadonlySet<string>>;
   relations: Map<string, StreamRelations>;
 }
 
 /** Whether `viewerId` may see `event`, by its audience and then by blocks and mutes. */
-function mayReceive(rules: BatchRules, viewerId: string, event: PublishedEvent): boolean {
-  const audience = audienceOf(event);
+function mayReceive(rules: BatchRules, viewerId: string, { audience, involved }: EventFacts) {
   if (audience.kind === 'owner') return audience.userId === viewerId;
   if (audience.kind === 'followers' && audience.authorId !== viewerId) {
     if (rules.followers.get(audience.authorId)?.has(viewerId) !== true) return false;
   }
   const relations = rules.relations.get(viewerId);
   if (relations === undefined || isEmpty(relations)) return true;
-  return !membersInvolved(event).some((memberId) => hides(relations, memberId));
+  return !involved.some((memberId) => hides(relations, memberId));
 }
 
 /** The positions of the batch's events this member may see, or null for all of them. */
 function visiblePositions(rules: BatchRules, viewerId: string): number[] | null {
   const positions: number[] = [];
-  rules.events.forEach((event, index) => {
-    if (mayReceive(rules, viewerId, event)) positions.push(index);
+  rules.facts.forEach((facts, index) => {
+    if (mayReceive(rules, viewerId, facts)) positions.push(index);
   });
   return positions.length === rules.events.length ? null : positions;
 }
@@ -115,15 +129,16 @@ async function rulesFor(
         : new Set(),
     );
   }
+  const facts = factsOf(events);
   const relations = new Map<string, StreamRelations>();
-  if (events.some((event) => membersInvolved(event).length > 0)) {
+  if (facts.some(({ involved }) => involved.length > 0)) {
     const read = await Promise.all(viewers.map((id) => options.relationsOf(id)));
     viewers.forEach((id, index) => {
       const found = read[index];
       if (found) relations.set(id, found);
     });
   }
-  return { events, followers, relations };
+  return { events, facts, followers, relations };
 }
 
 /** Members who may see the same events of a batch share one encoded copy of them. */
@@ -163,8 +178,11 @@ async function visibleToViewer(
   const followers = new Map<string, ReadonlySet<string>>();
   for (const author of followed) followers.set(author, new Set([viewerId]));
   const relations = new Map([[viewerId, await options.relationsOf(viewerId)]]);
-  const rules = { events, followers, relations };
-  return events.filter((event) => mayReceive(rules, viewerId, event));
+  const rules = { events, facts: factsOf(events), followers, relations };
+  return events.filter((_, index) => {
+    const facts = rules.facts[index];
+    return facts !== undefined && mayReceive(rules, viewerId, facts);
+  });
 }
 
 /**
