@@ -27,6 +27,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads PUBLIC_URL as an origin, and refuses one with a path', () => {
+    expect(load({}).publicUrl).toBeNull();
+    expect(load({ PUBLIC_URL: 'https://perch.example/' }).publicUrl).toBe('https://perch.example');
+    expect(load({ PUBLIC_URL: 'http://localhost:3000' }).publicUrl).toBe('http://localhost:3000');
+    expect(() => load({ PUBLIC_URL: 'https://perch.example/app' })).toThrow(ConfigError);
+    expect(() => load({ PUBLIC_URL: 'ftp://perch.example' })).toThrow(ConfigError);
+    expect(() => load({ PUBLIC_URL: 'perch.example' })).toThrow(ConfigError);
+  });
+
   it('reads the timeline and cache settings, and refuses bad ones', () => {
     const config = load({
       HOME_TIMELINE_LENGTH: '200',

@@ -31,6 +31,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     workers: 1,
     redisUrl: null,
     trustProxy: false,
+    publicUrl: null,
     homeTimelineLength: 800,
     homeTimelineIdleDays: 14,
     homePullFollowers: 2_000,

@@ -42,6 +42,12 @@ export interface AppConfig {
    * behind a balancer this should name it.
    */
   trustProxy: boolean | string;
+  /**
+   * The address members and other servers reach this instance at (scheme, host and port, no
+   * path), used in links that leave the browser: canonical links, feeds, shared pages. null takes
+   * each request's own Host and scheme.
+   */
+  publicUrl: string | null;
   /** Posts kept in each member's home timeline; older ones are read from follows. */
   homeTimelineLength: number;
   /** Days after which the timeline of a member who has not read Home is dropped (rebuilt on return). */
@@ -212,6 +218,12 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_SECONDS: timeoutSeconds('KEEP_ALIVE_TIMEOUT_SECONDS').default(
     DEFAULT_KEEP_ALIVE_TIMEOUT_SECONDS,
   ),
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .refine(isOrigin, 'PUBLIC_URL must be an http:// or https:// address without a path')
+    .transform((value) => new URL(value).origin)
+    .optional(),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -225,6 +237,15 @@ const envSchema = z.object({
 function trustProxyOf(value: string | undefined): boolean | string {
   if (value === undefined || value === '' || value === 'false') return false;
   return value === 'true' ? true : value;
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
 }
 
 function isRedisUrl(value: string): boolean {
@@ -276,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     workers: e.WORKERS,
     redisUrl: e.REDIS_URL ?? null,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
+    publicUrl: e.PUBLIC_URL ?? null,
     homeTimelineLength: e.HOME_TIMELINE_LENGTH,
     homeTimelineIdleDays: e.HOME_TIMELINE_IDLE_DAYS,
     homePullFollowers: e.HOME_PULL_FOLLOWERS,
