@@ -4,6 +4,7 @@ import { App } from './app/App';
 import { loadSchemas } from './shared/lib/schemas';
 import './shared/styles/tokens.css';
 import './shared/styles/base.css';
+import './shared/styles/public-pages.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element.');
