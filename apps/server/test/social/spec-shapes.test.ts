@@ -133,6 +133,38 @@ describe('the session cookie on open reads', () => {
     );
   });
 
+  it('ends with the browser session: login, signup and a renewal set no expiry', async () => {
+    const login = await call(t.app, {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: viewer.user.username, password: viewer.password },
+    });
+    const signup = await call(t.app, {
+      method: 'POST',
+      url: '/api/auth/signup',
+      payload: {
+        firstName: 'Shared',
+        lastName: 'Computer',
+        email: 'shared.computer@example.com',
+        username: 'shared_computer',
+        password: 'a long enough password',
+        confirmPassword: 'a long enough password',
+      },
+    });
+    const renewal = await call(t.app, {
+      method: 'POST',
+      url: '/api/auth/session',
+      token: viewer.token,
+    });
+    for (const response of [login, signup, renewal]) {
+      const header = String(response.headers['set-cookie']);
+      expect(header).toMatch(/^perch_session=[^;]+;/);
+      expect(header).not.toMatch(/max-age|expires/i);
+      expect(header).toMatch(/HttpOnly/i);
+      expect(header).toMatch(/SameSite=Strict/i);
+    }
+  });
+
   it('ends with logout, which clears the cookie', async () => {
     const response = await call(t.app, { method: 'POST', url: '/api/auth/logout' });
     expect(response.statusCode).toBe(204);

@@ -23,7 +23,6 @@ const signInContext = (request: FastifyRequest) => ({
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { auth, embeds } = app.services;
-  const ttl = app.config.tokenTtlSeconds;
   // Guessing passwords or mass-creating accounts should be slow.
   const perMinute = app.config.authRateLimitPerMinute;
   const rateLimit = perMinute > 0 ? { max: perMinute, timeWindow: '1 minute' } : false;
@@ -40,7 +39,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { encodedToken, createdUser } = await auth.signup(request.body, signInContext(request));
-      setSessionCookie(reply, encodedToken, ttl);
+      setSessionCookie(reply, encodedToken);
       return reply
         .status(201)
         .send({ encodedToken, createdUser: await embeds.own(createdUser, readerOf(request)) });
@@ -58,7 +57,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { encodedToken, foundUser } = await auth.login(request.body, signInContext(request));
-      setSessionCookie(reply, encodedToken, ttl);
+      setSessionCookie(reply, encodedToken);
       return { encodedToken, foundUser: await embeds.own(foundUser, readerOf(request)) };
     },
   );
@@ -68,13 +67,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const { user } = await auth.currentUser(viewerOf(request));
     return { user: await embeds.own(user, readerOf(request)) };
   });
-  /** Sets the session cookie for a session that began before the cookie existed. */
+  /** Sets the session cookie again: it ends with the browser session, the token does not. */
   const session = done('Set the session cookie for the token in the header');
   app.post(
     '/session',
     { preHandler: app.authenticate, schema: session },
     async (request, reply) => {
-      setSessionCookie(reply, extractToken(request) ?? '', ttl);
+      setSessionCookie(reply, extractToken(request) ?? '');
       return reply.status(204).send();
     },
   );
