@@ -48,6 +48,8 @@ const row = (username: string, passwordHash: string): UserRow => ({
   posts_count: 0,
   created_at: 0,
   updated_at: 0,
+  public_profile: 1,
+  noindex: 0,
 });
 
 const context = { userAgent: 'test' };

@@ -9,7 +9,7 @@ type Db = Kysely<Database>;
 export type ListedUserRow = MemberRow & { followed: unknown };
 
 // Lists read many members: the hash (about 100 bytes, never shown) is not read with them.
-const MEMBER_COLUMNS = [
+export const MEMBER_COLUMNS = [
   'u.id',
   'u.username',
   'u.first_name',

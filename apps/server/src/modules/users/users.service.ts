@@ -7,6 +7,7 @@ import { endFollowsBetween } from './end-follows';
 import { follow, lockPair, unfollow } from './follow';
 import { createFollowsNearlyEveryone } from './follows-nearly-everyone';
 import { profile } from './profile';
+import { publicAmong, publicMember, type PublicMember } from './public';
 import { searchMembers } from './search';
 import { suggestions } from './suggestions';
 import type { Db, UsersDeps, UsersServiceDeps } from './users.deps';
@@ -14,6 +15,7 @@ import { toUser } from './users.mapper';
 import * as repo from './users.repository';
 
 export type { UsersServiceDeps } from './users.deps';
+export type { PublicMember } from './public';
 
 /**
  * Members and follows. Each use case is a file of its own (follow.ts, search.ts, …); this
@@ -76,6 +78,10 @@ export function createUsersService(serviceDeps: UsersServiceDeps) {
     search: (viewer: Viewer | null, query: UserSearchQuery) => searchMembers(deps, viewer, query),
     suggestions: (viewer: Viewer, query: PageQuery) => suggestions(deps, viewer, query),
     profile: (username: string, viewer: Viewer | null) => profile(deps, username, viewer),
+    /** The member as people who are not signed in may see them; null when unknown, deleted or hidden from them. */
+    publicMember: (username: string): Promise<PublicMember | null> => publicMember(deps, username),
+    /** Which of these members let people who are not signed in see them. */
+    publicAmong: (ids: readonly string[]): Promise<Set<string>> => publicAmong(deps, ids),
     edit: (viewer: Viewer, changes: UserEditBody['userData']) => editProfile(deps, viewer, changes),
     follow: (viewer: Viewer, userId: string) => follow(deps, viewer, userId),
     unfollow: (viewer: Viewer, userId: string) => unfollow(deps, viewer, userId),

@@ -21,6 +21,7 @@ import * as postsByAuthor from './migrations/0019_posts_by_author';
 import * as unreadCounts from './migrations/0020_unread_counts';
 import * as postsIndexedAtCommit from './migrations/0021_posts_indexed_at_commit';
 import * as postsCreatedWithAuthor from './migrations/0022_posts_created_with_author';
+import * as memberPrivacy from './migrations/0023_member_privacy';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0020_unread_counts': unreadCounts,
   '0021_posts_indexed_at_commit': postsIndexedAtCommit,
   '0022_posts_created_with_author': postsCreatedWithAuthor,
+  '0023_member_privacy': memberPrivacy,
 };
 
 const provider: MigrationProvider = {

@@ -15,6 +15,10 @@ export interface UsersTable {
   posts_count: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** 1: people who are not signed in may see the member's profile and posts (migration 0023). */
+  public_profile: Generated<number>;
+  /** 1: the member's public pages ask search engines not to index them. */
+  noindex: Generated<number>;
 }
 
 export interface PostsTable {
@@ -251,7 +255,10 @@ export interface IdempotencyKeysTable {
 }
 
 export type UserRow = Selectable<UsersTable>;
-/** A member's columns as lists and answers read them: every one but the password's hash. */
-export type MemberRow = Omit<UserRow, 'password_hash'>;
+/**
+ * A member's columns as lists and answers read them: every one but the password's hash and the
+ * privacy settings (read where they decide something: modules/users/public.ts, modules/account).
+ */
+export type MemberRow = Omit<UserRow, 'password_hash' | 'public_profile' | 'noindex'>;
 export type NewUser = Insertable<UsersTable>;
 export type MediaRow = Selectable<MediaTable>;
