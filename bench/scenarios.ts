@@ -55,7 +55,10 @@ export interface Pair {
  * arrays), as a client of the original API does (the session cookie only: the spec's arrays),
  * or with the token but no preference (the default answer, arrays included).
  */
-export type ReadAs = 'app' | 'spec-client' | 'full';
+export type ReadAs = 'app' | 'spec-client' | 'full' | 'app-br' | 'app-gzip' | 'spec-client-br';
+
+/** What a browser says it accepts, for the reads sent compressed (decision 0035). */
+const ACCEPTS = { 'accept-encoding': 'gzip, deflate, br' };
 
 export const auth = (member: Member, extra: Record<string, string> = {}) => ({
   authorization: `Bearer ${member.token}`,
@@ -135,8 +138,20 @@ type Record_ = ReturnType<typeof createWriteLog>['record'];
 function getRequest(nextMember: () => Member, record: Record_) {
   const readHeaders = (readAs: ReadAs): Record<string, string> => {
     const member = nextMember();
-    if (readAs === 'spec-client') return { cookie: `perch_session=${member.token}` };
-    return readAs === 'app' ? auth(member, { prefer: 'return=minimal' }) : auth(member);
+    switch (readAs) {
+      case 'spec-client':
+        return { cookie: `perch_session=${member.token}` };
+      case 'spec-client-br':
+        return { cookie: `perch_session=${member.token}`, ...ACCEPTS };
+      case 'app':
+        return auth(member, { prefer: 'return=minimal' });
+      case 'app-br':
+        return auth(member, { prefer: 'return=minimal', ...ACCEPTS });
+      case 'app-gzip':
+        return auth(member, { prefer: 'return=minimal', 'accept-encoding': 'gzip' });
+      case 'full':
+        return auth(member);
+    }
   };
   return (key: string, pathOf: () => string, readAs: ReadAs = 'app'): Request => ({
     method: 'GET',
@@ -245,6 +260,24 @@ function readRows(prng: Prng, rareWords: number, pickUsername: () => string): Re
       'GET /api/posts/feed?sort=latest with no Prefer (comments embedded)',
       () => '/api/posts/feed?sort=latest',
       'full',
+    ],
+    [
+      'feed-latest-br',
+      'GET /api/posts/feed?sort=latest, accepting brotli (compressed in the process)',
+      () => '/api/posts/feed?sort=latest',
+      'app-br',
+    ],
+    [
+      'feed-latest-gzip',
+      'GET /api/posts/feed?sort=latest, accepting gzip only',
+      () => '/api/posts/feed?sort=latest',
+      'app-gzip',
+    ],
+    [
+      'posts-spec-br',
+      "GET /api/posts as the spec's client reads it, accepting brotli",
+      () => '/api/posts?sort=latest',
+      'spec-client-br',
     ],
     [
       'profile-spec',

@@ -36,6 +36,12 @@ describe('loadConfig', () => {
     expect(() => load({ PUBLIC_URL: 'perch.example' })).toThrow(ConfigError);
   });
 
+  it('compresses answers unless COMPRESSION is off', () => {
+    expect(load({}).compression).toBe(true);
+    expect(load({ COMPRESSION: 'off' }).compression).toBe(false);
+    expect(() => load({ COMPRESSION: 'gzip' })).toThrow(ConfigError);
+  });
+
   it('reads the timeline and cache settings, and refuses bad ones', () => {
     const config = load({
       HOME_TIMELINE_LENGTH: '200',

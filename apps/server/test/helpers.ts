@@ -32,6 +32,7 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     redisUrl: null,
     trustProxy: false,
     publicUrl: null,
+    compression: true,
     homeTimelineLength: 800,
     homeTimelineIdleDays: 14,
     homePullFollowers: 2_000,

@@ -38,6 +38,7 @@ import { sessionsRoutes } from '../modules/sessions/sessions.routes';
 import { safetyRoutes } from '../modules/safety/safety.routes';
 import { usersRoutes } from '../modules/users/users.routes';
 import { bodyLimitGuard } from './plugins/body-limit';
+import { compression } from './plugins/compression';
 import { answerClientError, answerFrameworkError, errorHandler } from './plugins/error-handler';
 import { inputGuard } from './plugins/input-guard';
 import { readRetry } from './plugins/read-retry';
@@ -198,6 +199,8 @@ export async function buildApp(
   await app.register(readRetry);
   await app.register(inputGuard);
   await app.register(securityHeaders);
+  // Before every route: it applies to the routes registered after it.
+  await app.register(compression, { enabled: config.compression });
   await app.register(rateLimit, { global: false, ...infra.rateLimit });
   await app.register(authPlugin, { config });
   await app.register(openApi);

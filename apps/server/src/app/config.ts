@@ -48,6 +48,8 @@ export interface AppConfig {
    * each request's own Host and scheme.
    */
   publicUrl: string | null;
+  /** Compress JSON, HTML and XML answers for clients that accept it (off behind a proxy that does). */
+  compression: boolean;
   /** Posts kept in each member's home timeline; older ones are read from follows. */
   homeTimelineLength: number;
   /** Days after which the timeline of a member who has not read Home is dropped (rebuilt on return). */
@@ -218,6 +220,7 @@ const envSchema = z.object({
   KEEP_ALIVE_TIMEOUT_SECONDS: timeoutSeconds('KEEP_ALIVE_TIMEOUT_SECONDS').default(
     DEFAULT_KEEP_ALIVE_TIMEOUT_SECONDS,
   ),
+  COMPRESSION: z.enum(['on', 'off'], { error: 'COMPRESSION must be "on" or "off"' }).default('on'),
   PUBLIC_URL: z
     .string()
     .trim()
@@ -298,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     redisUrl: e.REDIS_URL ?? null,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     publicUrl: e.PUBLIC_URL ?? null,
+    compression: e.COMPRESSION === 'on',
     homeTimelineLength: e.HOME_TIMELINE_LENGTH,
     homeTimelineIdleDays: e.HOME_TIMELINE_IDLE_DAYS,
     homePullFollowers: e.HOME_PULL_FOLLOWERS,
