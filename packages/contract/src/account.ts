@@ -35,3 +35,29 @@ export const accountDeleteBodySchema = z.object({
   username: z.string({ error: AccountErrors.wrongUsername }).max(100, AccountErrors.wrongUsername),
 });
 export type AccountDeleteBody = z.input<typeof accountDeleteBodySchema>;
+
+/**
+ * A member's privacy settings (GET /api/account/privacy). They govern Perch's public pages,
+ * feeds and sitemap; the read API stays open as the product's specification has it.
+ * - publicProfile: people who are not signed in may see the member's profile and posts (default
+ *   true);
+ * - noindex: the member's public pages ask search engines not to index them (default false).
+ */
+export const privacySettingsSchema = z.object({
+  publicProfile: z.boolean(),
+  noindex: z.boolean(),
+});
+export type PrivacySettings = z.infer<typeof privacySettingsSchema>;
+
+/** PATCH /api/account/privacy: either setting or both; nothing else. */
+export const privacyUpdateBodySchema = z
+  .strictObject({
+    publicProfile: z
+      .boolean({ error: AccountErrors.privacyNotBoolean('publicProfile') })
+      .optional(),
+    noindex: z.boolean({ error: AccountErrors.privacyNotBoolean('noindex') }).optional(),
+  })
+  .refine((body) => body.publicProfile !== undefined || body.noindex !== undefined, {
+    message: AccountErrors.privacyEmpty,
+  });
+export type PrivacyUpdateBody = z.input<typeof privacyUpdateBodySchema>;

@@ -1,8 +1,9 @@
 // Plain values only (no zod): clients import them without loading the schemas.
 
 /**
- * A member's own account: password change, deleting the account, exporting their data.
- * POST /api/auth/password, DELETE /api/users/me, GET /api/users/me/export.
+ * A member's own account: password change, deleting the account, exporting their data, privacy.
+ * POST /api/auth/password, DELETE /api/users/me, GET /api/users/me/export,
+ * GET and PATCH /api/account/privacy.
  */
 export const AccountErrors = {
   wrongPassword: 'Your current password is not correct.',
@@ -11,6 +12,8 @@ export const AccountErrors = {
   sharedGuest:
     'The guest account is shared: its password cannot be changed and it cannot be deleted.',
   exportTooOften: 'You can download your data 3 times an hour. Please try again later.',
+  privacyEmpty: 'Send publicProfile, noindex or both.',
+  privacyNotBoolean: (field: 'publicProfile' | 'noindex') => `${field} must be true or false.`,
 } as const;
 
 /** Exports a member may start in an hour. */

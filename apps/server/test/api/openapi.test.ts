@@ -52,6 +52,8 @@ CALLS.push(
   'POST /api/auth/password',
   'DELETE /api/users/me',
   'GET /api/users/me/export',
+  'GET /api/account/privacy',
+  'PATCH /api/account/privacy',
   'GET /api/auth/sessions',
   'DELETE /api/auth/sessions/{sessionId}',
   'POST /api/users/block/{userId}',

@@ -194,3 +194,29 @@ export async function deleteMember(db: Db, userId: string): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', userId).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** The member's privacy settings (migration 0023); undefined when they are gone. */
+export function privacyOf(
+  db: Db,
+  userId: string,
+): Promise<{ public_profile: number; noindex: number } | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['public_profile', 'noindex'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Sets the settings given, leaving the others; false when the member is gone. */
+export async function updatePrivacy(
+  db: Db,
+  userId: string,
+  changes: { public_profile?: number; noindex?: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set(changes)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

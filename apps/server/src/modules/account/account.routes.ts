@@ -5,6 +5,8 @@ import {
   noContentSchema,
   accountDeleteBodySchema,
   passwordChangeBodySchema,
+  privacySettingsSchema,
+  privacyUpdateBodySchema,
 } from '@perch/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,7 +21,10 @@ const perMember = {
     request.viewer ? `member:${request.viewer.id}` : request.ip,
 };
 
-/** The member's own account: POST /auth/password, DELETE /users/me, GET /users/me/export. */
+/**
+ * The member's own account: POST /auth/password, DELETE /users/me, GET /users/me/export, GET and
+ * PATCH /account/privacy.
+ */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { account, exports } = app.services;
   // Both take the password: guessing it with a stolen token should be as slow as logging in.
@@ -85,5 +90,28 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('content-disposition', `attachment; filename="${fileName}"`)
         .send(stream);
     },
+  );
+  app.get(
+    '/account/privacy',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        response: { 200: privacySettingsSchema },
+        summary: "The member's privacy settings",
+      },
+    },
+    async (req) => account.privacy(viewerOf(req)),
+  );
+  app.patch(
+    '/account/privacy',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        body: privacyUpdateBodySchema,
+        response: { 200: privacySettingsSchema },
+        summary: 'Change either privacy setting or both; answers them as they are now',
+      },
+    },
+    async (req) => account.changePrivacy(viewerOf(req), req.body),
   );
 };

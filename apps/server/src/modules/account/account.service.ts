@@ -1,15 +1,17 @@
-import type { AccountDeleteBody, PasswordChangeBody } from '@perch/contract';
+import type { AccountDeleteBody, PasswordChangeBody, PrivacyUpdateBody } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import type { AccountDeps, AccountServiceDeps } from './account.deps';
 import { changePassword } from './change-password';
 import { deleteAccount } from './delete-account';
+import { changePrivacy, privacySettings } from './privacy';
 
 export type { AccountServiceDeps } from './account.deps';
 
 /**
- * The member's own account: changing the password and deleting the account (exporting it is
- * export.service.ts). Both take the current password again, whatever the session.
+ * The member's own account: changing the password and deleting the account, both taking the
+ * current password again whatever the session, and the privacy settings (exporting it is
+ * export.service.ts).
  */
 export function createAccountService(serviceDeps: AccountServiceDeps) {
   const deps: AccountDeps = {
@@ -20,6 +22,8 @@ export function createAccountService(serviceDeps: AccountServiceDeps) {
     changePassword: (viewer: Viewer, body: PasswordChangeBody) =>
       changePassword(deps, viewer, body),
     deleteAccount: (viewer: Viewer, body: AccountDeleteBody) => deleteAccount(deps, viewer, body),
+    privacy: (viewer: Viewer) => privacySettings(deps, viewer),
+    changePrivacy: (viewer: Viewer, body: PrivacyUpdateBody) => changePrivacy(deps, viewer, body),
   };
 }
 
