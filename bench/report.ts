@@ -11,6 +11,7 @@ import { formatTable } from './lib/table';
 import type { SoakResult } from './soak';
 import { timelineReport, type TimelineResult } from './timeline-check';
 import type { Verification } from './verify';
+import { lighthouseLines } from './lighthouse';
 import type { WebResult } from './web';
 
 /** How the run was made: the options the figures depend on. */
@@ -112,7 +113,7 @@ function webLines(web: WebResult): string[] {
   if (web.initialJs) {
     const files = web.initialJs.files.length;
     lines.push(
-      `Web: initial JS ${kb(web.initialJs.gzipBytes)} kB gzipped (${kb(web.initialJs.bytes)} kB raw, ${files} file${files === 1 ? '' : 's'})`,
+      `Web: initial JS ${kb(web.initialJs.brBytes)} kB brotli, ${kb(web.initialJs.gzipBytes)} kB gzip (${kb(web.initialJs.bytes)} kB raw, ${files} file${files === 1 ? '' : 's'})`,
     );
   }
   if (!web.skipped) {
@@ -121,6 +122,12 @@ function webLines(web: WebResult): string[] {
     );
   }
   if (web.note) lines.push(`Web: ${web.note}`);
+  if (web.lighthouse) {
+    lines.push(
+      'Web: Lighthouse 13, mobile preset (simulated slow 4G, 4× CPU slowdown), median run:',
+    );
+    lines.push(...lighthouseLines(web.lighthouse));
+  }
   return lines;
 }
 
@@ -210,9 +217,11 @@ export function printReport(run: RunReport, log: (line?: string) => void): void 
       skipped: web.skipped,
       initialJsBytes: web.initialJs?.bytes ?? null,
       initialJsGzipBytes: web.initialJs?.gzipBytes ?? null,
+      initialJsBrBytes: web.initialJs?.brBytes ?? null,
       firstPostMs: web.firstPostMs,
       shellMs: web.shellMs,
       note: web.note,
+      lighthouse: web.lighthouse,
     },
     events: run.events,
     soak: run.soak,

@@ -1,15 +1,18 @@
 /**
- * Web app figures: the initial JavaScript the browser must fetch (gzipped) and, in headless
- * Chromium, the time from navigation to the home feed showing its first post for a signed-in member.
+ * Web app figures: the initial JavaScript the browser must fetch (compressed as the build's copies
+ * are), in headless Chromium the time from navigation to the home feed showing its first post for
+ * a signed-in member, then Lighthouse on the pages a visit starts on (bench/lighthouse.ts).
  * Run by `npm run bench` after the API scenarios (`npm run bench:web` runs only this part).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { CHROMIUM } from './lib/chromium';
 import { ROOT } from './lib/instance';
+import { measureLighthouse, perchPages, type LighthouseResult } from './lighthouse';
 
-export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM };
 export const WEB_DIST = path.join(ROOT, 'apps/web/dist');
 
 /** A post card in the feed (apps/web/src/features/posts/PostCard.tsx); skeletons do not match. */
@@ -29,7 +32,8 @@ const CHROMIUM_ARGS = [
 
 export interface WebResult {
   skipped: string | null;
-  initialJs: { files: string[]; bytes: number; gzipBytes: number } | null;
+  /** What the browser fetches: raw, and as the build's gzip and brotli copies are. */
+  initialJs: { files: string[]; bytes: number; gzipBytes: number; brBytes: number } | null;
   /** Median over the runs, ms from navigation start; null when no post card appeared. */
   firstPostMs: number | null;
   firstPostRunsMs: number[];
@@ -37,6 +41,8 @@ export interface WebResult {
   shellRunsMs: number[];
   runs: number;
   note: string | null;
+  /** Lighthouse on the login, Home and public pages; null when not asked for. */
+  lighthouse: LighthouseResult | null;
 }
 
 /** The JavaScript index.html makes the browser load up front: module scripts and modulepreloads. */
@@ -49,13 +55,15 @@ export function initialJavaScript(distDir = WEB_DIST): WebResult['initialJs'] {
   }
   let bytes = 0;
   let gzipBytes = 0;
+  let brBytes = 0;
   const list = [...files].filter((file) => file !== '' && !/^https?:/.test(file));
   for (const file of list) {
     const content = readFileSync(path.join(distDir, file.replace(/^\//, '')));
     bytes += content.length;
-    gzipBytes += gzipSync(content).length;
+    gzipBytes += gzipSync(content, { level: 9 }).length;
+    brBytes += brotliCompressSync(content).length;
   }
-  return { files: list, bytes, gzipBytes };
+  return { files: list, bytes, gzipBytes, brBytes };
 }
 
 interface Marks {
@@ -78,6 +86,8 @@ export async function measureWeb(options: {
   session: { token: string; user: unknown };
   runs: number;
   timeoutMs: number;
+  /** Lighthouse runs per page; 0 leaves it out. */
+  lighthouseRuns: number;
 }): Promise<WebResult> {
   const result: WebResult = {
     skipped: null,
@@ -88,6 +98,7 @@ export async function measureWeb(options: {
     shellRunsMs: [],
     runs: 0,
     note: null,
+    lighthouse: null,
   };
   if (!existsSync(path.join(WEB_DIST, 'index.html'))) {
     return { ...result, skipped: `${path.relative(ROOT, WEB_DIST)} is missing (npm run build)` };
@@ -165,5 +176,12 @@ export async function measureWeb(options: {
   result.note = problems.length > 0 ? problems.join('; ') : null;
   result.firstPostMs = median(result.firstPostRunsMs);
   result.shellMs = median(result.shellRunsMs);
+  if (options.lighthouseRuns > 0) {
+    result.lighthouse = await measureLighthouse({
+      baseURL: options.baseURL,
+      pages: await perchPages(options.baseURL, options.session),
+      runs: options.lighthouseRuns,
+    });
+  }
   return result;
 }

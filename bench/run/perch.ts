@@ -83,6 +83,7 @@ export async function runPerch(
         session,
         runs: options.quick ? 3 : 5,
         timeoutMs: options.quick ? 4000 : 10_000,
+        lighthouseRuns: options.quick ? 1 : 3,
       });
       if (web.skipped) log(`  skipped: ${web.skipped}`);
     }
