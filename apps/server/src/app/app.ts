@@ -32,6 +32,7 @@ import { mediaPlugin } from '../modules/media/media.plugin';
 import { mediaRoutes } from '../modules/media/media.routes';
 import { createDiskMediaStore } from '../modules/media/media.store';
 import { discoveryRoutes } from '../modules/discovery/discovery.routes';
+import { feedsRoutes } from '../modules/feeds/feeds.routes';
 import { notificationsRoutes } from '../modules/notifications/notifications.routes';
 import { postsRoutes } from '../modules/posts/posts.routes';
 import { sessionsRoutes } from '../modules/sessions/sessions.routes';
@@ -223,6 +224,7 @@ export async function buildApp(
 
   await app.register(apiRoutes(config, options.validateResponses === true), { prefix: '/api' });
 
+  await app.register(feedsRoutes);
   await app.register(webPlugin, { webDir: config.webDir, mediaDir: mediaDirOf(config) });
   return app;
 }

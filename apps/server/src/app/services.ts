@@ -24,6 +24,7 @@ import { createCommentsService } from '../modules/comments/comments.service';
 import { createDiscoveryService } from '../modules/discovery/discovery.service';
 import { createEntitiesService } from '../modules/discovery/entities.service';
 import { createEmbedsService } from '../modules/embeds/embeds.service';
+import { createFeedsService } from '../modules/feeds/feeds.service';
 import { createInteractionsService } from '../modules/interactions';
 import { createMediaService } from '../modules/media/media.service';
 import type { MediaStore } from '../modules/media/media.store';
@@ -149,6 +150,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     passwordHashCost,
   });
   const exports = createExportService({ reads, users, media, log });
+  const feeds = createFeedsService({ reads, media, users, posts, discovery });
   return {
     auth,
     account,
@@ -162,6 +164,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     bookmarks,
     embeds,
     discovery,
+    feeds,
     media,
     notifications,
     safety,

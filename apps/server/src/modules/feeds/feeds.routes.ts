@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors';
+import { publicOrigin } from '../../lib/public-url';
+import type { WrittenFeed } from './feeds.service';
+
+const RSS_TYPE = 'application/rss+xml; charset=utf-8';
+const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
+// Feeds show only what anyone may see, so shared caches may keep them; readers poll every few
+// minutes, and five minutes bound how long a new post, or a member's leaving, takes to show.
+const CACHE_CONTROL = 'public, max-age=300';
+
+/** A weak validator from the feed's bytes: the same feed, the same tag, in every process. */
+const etagOf = (xml: string): string =>
+  `W/"${createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
+
+/** Whether the reader's If-None-Match names this feed (weak comparison, as RFC 9110 asks). */
+function alreadyHeld(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (header === undefined) return false;
+  const opaque = etag.slice(2);
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === opaque);
+}
+
+/** Not an API answer: readers and browsers get plain text. */
+const notFound = (reply: FastifyReply) =>
+  reply.code(404).type('text/plain; charset=utf-8').send('Not found.\n');
+
+/**
+ * A feed, or 404 when there is none. No Last-Modified: the feed's newest time goes back when its
+ * newest post is deleted, so only the validator from its bytes answers If-None-Match with a 304.
+ */
+async function answer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: string,
+  read: () => Promise<WrittenFeed | null>,
+) {
+  let feed: WrittenFeed | null;
+  try {
+    feed = await read();
+  } catch (error) {
+    // A member gone between the reads that make the feed.
+    if (error instanceof AppError && error.statusCode === 404) return notFound(reply);
+    throw error;
+  }
+  if (!feed) return notFound(reply);
+  const etag = etagOf(feed.xml);
+  void reply.header('cache-control', CACHE_CONTROL).header('etag', etag);
+  if (feed.noindex) void reply.header('x-robots-tag', 'noindex');
+  if (alreadyHeld(request, etag)) return reply.code(304).send();
+  return reply.type(type).send(feed.xml);
+}
+
+/**
+ * RSS and Atom feeds, outside /api: /@username.rss, /@username.atom and /tags/tag.rss. They are
+ * read as a reader who is not signed in, whoever asks. HEAD is answered too (Fastify's own).
+ */
+export const feedsRoutes: FastifyPluginAsync = async (app) => {
+  const { feeds } = app.services;
+  const originOf = (request: FastifyRequest) => publicOrigin(app.config.publicUrl, request);
+
+  app.get<{ Params: { username: string } }>('/@:username.rss', (request, reply) =>
+    answer(request, reply, RSS_TYPE, () =>
+      feeds.member(request.params.username, 'rss', originOf(request)),
+    ),
+  );
+  app.get<{ Params: { username: string } }>('/@:username.atom', (request, reply) =>
+    answer(request, reply, ATOM_TYPE, () =>
+      feeds.member(request.params.username, 'atom', originOf(request)),
+    ),
+  );
+  app.get<{ Params: { tag: string } }>('/tags/:tag.rss', (request, reply) =>
+    answer(request, reply, RSS_TYPE, () => feeds.tag(request.params.tag, originOf(request))),
+  );
+};
