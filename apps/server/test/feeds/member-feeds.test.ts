@@ -238,6 +238,9 @@ describe('who and how', () => {
   it('may be kept by caches a short while, and answers 304 while it has not changed', async () => {
     const first = await get('/@alice_feeds.rss');
     expect(first.headers['cache-control']).toBe('public, max-age=300');
+    // Readers in a browser, on their own origin, may read it.
+    expect(first.headers['access-control-allow-origin']).toBe('*');
+    expect(first.headers['cross-origin-resource-policy']).toBe('cross-origin');
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^W\/".+"$/);
     const again = await get('/@alice_feeds.rss', { 'if-none-match': `"other", ${etag}` });

@@ -10,6 +10,15 @@ const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 // minutes, and five minutes bound how long a new post, or a member's leaving, takes to show.
 const CACHE_CONTROL = 'public, max-age=300';
 
+/**
+ * Readers that run in a browser fetch feeds from their own origin: a feed holds only what anyone
+ * may see and is read without credentials, so any page may read it.
+ */
+const OPEN_TO_ALL = {
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+};
+
 /** A weak validator from the feed's bytes: the same feed, the same tag, in every process. */
 const etagOf = (xml: string): string =>
   `W/"${createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
@@ -49,7 +58,7 @@ async function answer(
   }
   if (!feed) return notFound(reply);
   const etag = etagOf(feed.xml);
-  void reply.header('cache-control', CACHE_CONTROL).header('etag', etag);
+  void reply.header('cache-control', CACHE_CONTROL).header('etag', etag).headers(OPEN_TO_ALL);
   if (feed.noindex) void reply.header('x-robots-tag', 'noindex');
   if (alreadyHeld(request, etag)) return reply.code(304).send();
   return reply.type(type).send(feed.xml);
