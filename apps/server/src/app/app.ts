@@ -34,6 +34,7 @@ import { createDiskMediaStore } from '../modules/media/media.store';
 import { discoveryRoutes } from '../modules/discovery/discovery.routes';
 import { feedsRoutes } from '../modules/feeds/feeds.routes';
 import { notificationsRoutes } from '../modules/notifications/notifications.routes';
+import { pagesRoutes } from '../modules/pages/pages.routes';
 import { postsRoutes } from '../modules/posts/posts.routes';
 import { sessionsRoutes } from '../modules/sessions/sessions.routes';
 import { safetyRoutes } from '../modules/safety/safety.routes';
@@ -225,6 +226,7 @@ export async function buildApp(
   await app.register(apiRoutes(config, options.validateResponses === true), { prefix: '/api' });
 
   await app.register(feedsRoutes);
+  await app.register(pagesRoutes);
   await app.register(webPlugin, { webDir: config.webDir, mediaDir: mediaDirOf(config) });
   return app;
 }

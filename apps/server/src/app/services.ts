@@ -29,6 +29,7 @@ import { createInteractionsService } from '../modules/interactions';
 import { createMediaService } from '../modules/media/media.service';
 import type { MediaStore } from '../modules/media/media.store';
 import { createNotificationsService } from '../modules/notifications/notifications.service';
+import { createPagesService } from '../modules/pages/pages.service';
 import { createPostsService } from '../modules/posts/posts.service';
 import { createHiddenMembers } from '../modules/safety/hidden-members';
 import { createIdempotencyService } from '../modules/idempotency/idempotency.service';
@@ -150,6 +151,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     passwordHashCost,
   });
   const exports = createExportService({ reads, users, media, log });
+  const pages = createPagesService({ users, posts, comments, media });
   const feeds = createFeedsService({ reads, media, users, posts, discovery });
   return {
     auth,
@@ -167,6 +169,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     feeds,
     media,
     notifications,
+    pages,
     safety,
     idempotency,
   };

@@ -100,3 +100,15 @@ export async function findOrphanMediaUrls(
     .execute();
   return rows.map((row) => row.url);
 }
+
+/** The width and height uploads recorded for each of `urls` (one row per uploader). */
+export function mediaSizes(
+  db: Db,
+  urls: readonly string[],
+): Promise<{ url: string; width: number; height: number }[]> {
+  return db
+    .selectFrom('media')
+    .select(['url', 'width', 'height'])
+    .where('url', 'in', urls)
+    .execute();
+}

@@ -317,6 +317,14 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
       const key = mediaKeyOf(url);
       return key !== null && (await store.exists(key));
     },
+    /** The width and height of images uploads recorded, by URL; others (demo images) left out. */
+    async sizesOf(
+      urls: readonly string[],
+    ): Promise<Map<string, { width: number; height: number }>> {
+      const unique = [...new Set(urls)];
+      const rows = unique.length === 0 ? [] : await repo.mediaSizes(db, unique);
+      return new Map(rows.map(({ url, width, height }) => [url, { width, height }]));
+    },
     /** An image of ours as a stream, by its URL; null when it is not ours or not there. */
     async read(url: string): Promise<Readable | null> {
       const key = mediaKeyOf(url);

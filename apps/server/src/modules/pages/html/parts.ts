@@ -1,0 +1,147 @@
+import { splitByEntities, type Entity, type Post, type UserStub } from '@perch/contract';
+import { html, type Html, type HtmlPart } from './html';
+
+/** What a page knows beside its posts: members it may link to, images' recorded sizes. */
+export interface PageContext {
+  /** Members whose public pages exist: mentions of others stay plain text. */
+  linkable: ReadonlySet<string>;
+  sizes: ReadonlyMap<string, { width: number; height: number }>;
+}
+
+/** The box an image without a recorded size is shown in (CSS fits the image into it). */
+export const DEFAULT_IMAGE_SIZE = { width: 1200, height: 675 } as const;
+
+type Named = Pick<UserStub, 'firstName' | 'lastName'>;
+
+export const displayName = (member: Named): string =>
+  `${member.firstName} ${member.lastName}`.trim();
+
+export const profilePath = (username: string): string => `/@${encodeURIComponent(username)}`;
+export const postPath = (username: string, postId: string): string =>
+  `${profilePath(username)}/${encodeURIComponent(postId)}`;
+export const tagPath = (tag: string): string => `/tags/${encodeURIComponent(tag)}`;
+
+const dates = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A time as people read it (UTC), with its machine-readable value. */
+export const timeOf = (iso: string): Html =>
+  html`<time datetime="${iso}">${dates.format(new Date(iso))}</time>`;
+
+/** How long a page's description may be before it is cut. */
+export const DESCRIPTION_MAX = 160;
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * Text on one line, cut to `max` characters as people see them (never inside an emoji) with an
+ * ellipsis when it is longer.
+ */
+export function shortened(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const characters = Array.from(graphemes.segment(oneLine), (part) => part.segment);
+  if (characters.length <= max) return characters.join('');
+  return `${characters
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
+}
+
+export const counted = (count: number, one: string, many: string): string =>
+  `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+
+function entityLink(text: string, entity: Entity, context: PageContext): Html | string {
+  if (entity.type === 'tag') return html`<a href="${tagPath(entity.tag)}" rel="tag">${text}</a>`;
+  if (!context.linkable.has(entity.userId)) return text;
+  return html`<a href="${profilePath(entity.username)}">${text}</a>`;
+}
+
+/** Text with its line breaks kept as <br>: the page's own whitespace is insignificant. */
+function withLineBreaks(text: string): HtmlPart[] {
+  return text
+    .split(/\r\n?|\n/)
+    .flatMap((line, index) => (index === 0 ? [line] : [html`<br />`, line]));
+}
+
+/** A post's or comment's text, escaped, its tags and public members' mentions as links. */
+export function richText(text: string, entities: readonly Entity[], context: PageContext): Html {
+  const parts = splitByEntities(text, entities).map((part) =>
+    part.kind === 'text' ? withLineBreaks(part.text) : entityLink(part.text, part.entity, context),
+  );
+  return html`${parts}`;
+}
+
+/** A member's picture, or their initials in a circle when they have none. */
+export function avatar(
+  member: Named & Pick<UserStub, 'avatarURL'>,
+  size: number,
+  className: string,
+): Html {
+  const name = displayName(member);
+  if (!member.avatarURL) {
+    const initials = `${member.firstName.charAt(0)}${member.lastName.charAt(0)}`.toUpperCase();
+    return html`<span class="${className} public-avatar-initials" aria-hidden="true"
+      >${initials}</span
+    >`;
+  }
+  return html`<img
+    class="${className}"
+    src="${member.avatarURL}"
+    alt="${`Profile picture of ${name}`}"
+    width="${size}"
+    height="${size}"
+  />`;
+}
+
+/** A post's image with its description and size; the first on a page is fetched first. */
+export function postImage(post: Post, context: PageContext, eager: boolean): Html | null {
+  if (!post.mediaURL) return null;
+  const size = context.sizes.get(post.mediaURL) ?? DEFAULT_IMAGE_SIZE;
+  const alt = post.mediaAlt ?? `Image posted by ${displayName(post.author)}`;
+  const loading = eager ? html` fetchpriority="high"` : html` loading="lazy"`;
+  return html`<img
+    class="public-post-image"
+    src="${post.mediaURL}"
+    alt="${alt}"
+    width="${size.width}"
+    height="${size.height}"
+    decoding="async"
+    ${loading}
+  />`;
+}
+
+/** A post's likes and comments, the comments linking to its page. */
+export function postStats(post: Post, link: boolean): Html {
+  const comments = counted(post.commentCount, 'comment', 'comments');
+  return html`<ul class="public-post-stats">
+    <li>${counted(post.likes.likeCount, 'like', 'likes')}</li>
+    <li>
+      ${link ? html`<a href="${postPath(post.username, post._id)}">${comments}</a>` : comments}
+    </li>
+  </ul>`;
+}
+
+/** One post in a member's list: its text, image, counts and a link to its own page. */
+export function postCard(post: Post, context: PageContext, eager: boolean): Html {
+  return html`<article class="public-post">
+    <p class="public-post-meta">
+      <a href="${postPath(post.username, post._id)}">${timeOf(post.createdAt)}</a>
+    </p>
+    ${post.content && html`<p class="public-post-text">${richText(post.content, post.entities, context)}</p>`}
+    ${postImage(post, context, eager)} ${postStats(post, true)}
+  </article>`;
+}
+
+/** The bar above every public page: the site, and the way in for readers without an account. */
+export const siteHeader = (): Html =>
+  html`<header class="public-header">
+    <a class="public-brand" href="/">Perch</a>
+    <nav class="public-account-links" aria-label="Account">
+      <a href="/login">Sign in</a>
+      <a class="public-button" href="/signup">Create an account</a>
+    </nav>
+  </header>`;
