@@ -30,7 +30,7 @@ export function personOf(member: UserStub, links: SiteLinks): FeedPerson {
   return { name: displayName(member), uri: links.member(member.username) };
 }
 
-/** Posts as feed entries, in the order given; an image that is not stored goes without enclosure. */
+/** Posts as feed entries, in the order given; an image that is not stored has no enclosure. */
 export function entriesOf(
   posts: readonly Post[],
   images: ReadonlyMap<string, ImageDetails>,

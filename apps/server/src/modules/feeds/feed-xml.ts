@@ -14,10 +14,10 @@ const ATOM_TYPE = 'application/atom+xml';
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /**
- * A value as the builder must be given it. xmlbuilder2 escapes <, > and quotes, but leaves an & that
- * starts something like an entity (`&lt;`, `&T;`, `&#38;`) as it is, which would turn a post's
- * escaped HTML back into markup or leave an undefined entity; so every & is written as &amp; here,
- * and the builder leaves those alone.
+ * A value as the builder must be given it. xmlbuilder2 escapes <, > and quotes, but leaves an &
+ * that starts something like an entity (`&lt;`, `&T;`, `&#38;`) as it is, which would turn a
+ * post's escaped HTML back into markup or leave an undefined entity; so every & is written as
+ * &amp; here, and the builder leaves those alone.
  */
 export const xmlValue = (value: string): string =>
   value.replace(NOT_XML, '').replace(/&/g, '&amp;');

@@ -19,7 +19,7 @@ const OPEN_TO_ALL = {
   'cross-origin-resource-policy': 'cross-origin',
 };
 
-/** A weak validator from the feed's bytes: the same feed, the same tag, in every process. */
+/** A weak validator of the feed's bytes, the same in every process for the same document. */
 const etagOf = (xml: string): string =>
   `W/"${createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
 
