@@ -250,6 +250,8 @@ describe('POST /api/media', () => {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+      // Feed readers, link previews and other sites' apps show a post's images.
+      expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
       expect(response.rawPayload.equals(storedBytes(url))).toBe(true);
     }
   });

@@ -38,11 +38,13 @@ export const PAGE_HEADERS: HeaderMap = {
 
 /**
  * Uploaded images: everything pages get, but a policy that lets nothing run or load, should a
- * browser ever open one as a document.
+ * browser ever open one as a document. Other sites may embed them: the images of public posts are
+ * shown by feed readers and other apps in the browser, and are named by an unguessable hash.
  */
 export const MEDIA_HEADERS: HeaderMap = {
   ...PAGE_HEADERS,
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'cross-origin-resource-policy': 'cross-origin',
 };
 
 /**
