@@ -15,7 +15,14 @@ describe('settings page', () => {
     await waitFor(() => {
       expect(document.title).toBe('Settings · Perch');
     });
-    for (const name of ['Profile', 'Password', 'Devices', 'Blocked and muted', 'Your data']) {
+    for (const name of [
+      'Profile',
+      'Password',
+      'Privacy',
+      'Devices',
+      'Blocked and muted',
+      'Your data',
+    ]) {
       const region = screen.getByRole('region', { name });
       expect(within(region).getByRole('heading', { level: 2, name })).toBeInTheDocument();
     }

@@ -2,13 +2,14 @@ import { PageHeader } from '../../shared/components/PageHeader';
 import { DataSection } from './DataSection';
 import { DevicesSection } from './DevicesSection';
 import { PasswordSection } from './PasswordSection';
+import { PrivacySection } from './PrivacySection';
 import { ProfileSection } from './ProfileSection';
 import { SafetySection } from './SafetySection';
 import './settings.css';
 
 /**
- * The member's account: profile, password, signed-in devices, blocked and muted members, and
- * their data.
+ * The member's account: profile, password, privacy, signed-in devices, blocked and muted members,
+ * and their data.
  */
 export function SettingsPage() {
   return (
@@ -17,6 +18,7 @@ export function SettingsPage() {
       <div className="settings__sections">
         <ProfileSection />
         <PasswordSection />
+        <PrivacySection />
         <DevicesSection />
         <SafetySection />
         <DataSection />

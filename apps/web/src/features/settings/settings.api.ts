@@ -1,8 +1,15 @@
-import type { AccountDeleteBody, PasswordChangeBody, SessionList } from '@perch/contract';
+import type {
+  AccountDeleteBody,
+  PasswordChangeBody,
+  PrivacySettings,
+  PrivacyUpdateBody,
+  SessionList,
+} from '@perch/contract';
 import { apiRequest } from '../../shared/lib/api';
 import { downloadFile, type DownloadedFile } from '../../shared/lib/download';
 
 export const EXPORT_PATH = '/api/users/me/export';
+export const PRIVACY_PATH = '/api/account/privacy';
 
 /** The member's signed-in devices, most recently used first. */
 export function fetchSessions(token: string, signal?: AbortSignal): Promise<SessionList> {
@@ -38,4 +45,19 @@ export function downloadExport(
   onProgress?: (fraction: number) => void,
 ): Promise<DownloadedFile> {
   return downloadFile(EXPORT_PATH, { token, onProgress });
+}
+
+/** Whether readers without an account see the member, and whether search engines are asked not to index them. */
+export function fetchPrivacy(token: string, signal?: AbortSignal): Promise<PrivacySettings> {
+  return apiRequest(PRIVACY_PATH, { token, signal, schema: (s) => s.privacySettingsSchema });
+}
+
+/** Changes either privacy setting or both; answers both as they are now. */
+export function changePrivacy(body: PrivacyUpdateBody, token: string): Promise<PrivacySettings> {
+  return apiRequest(PRIVACY_PATH, {
+    method: 'PATCH',
+    body,
+    token,
+    schema: (s) => s.privacySettingsSchema,
+  });
 }

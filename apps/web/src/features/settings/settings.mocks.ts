@@ -1,4 +1,4 @@
-import type { Session } from '@perch/contract';
+import type { PrivacySettings, Session } from '@perch/contract';
 import { http, HttpResponse } from 'msw';
 import { makeUser, storeSession } from '../../test/fixtures';
 import { server } from '../../test/server';
@@ -52,18 +52,22 @@ async function record(request: Request): Promise<RecordedCall> {
 }
 
 /**
- * The account calls, answered as the server does with `sessions` as the member's devices;
+ * The account calls, answered as the server does with `sessions` as the member's devices and
+ * `privacy` as their privacy settings;
  * `answer` overrides one call's answer by path. Returns the calls received, in order.
  */
 export function mockAccount({
   sessions = [thisDevice, phone],
+  privacy = { publicProfile: true, noindex: false },
   answer = {},
 }: {
   sessions?: Session[];
+  privacy?: PrivacySettings;
   answer?: Partial<Record<string, () => Response | Promise<Response>>>;
 } = {}): RecordedCall[] {
   const calls: RecordedCall[] = [];
   let live = [...sessions];
+  let settings = { ...privacy };
   const reply = async (request: Request, fallback: () => Response) => {
     const call = await record(request);
     calls.push(call);
@@ -89,6 +93,16 @@ export function mockAccount({
     ),
     http.post('/api/auth/password', ({ request }) => reply(request, noContent)),
     http.delete('/api/users/me', ({ request }) => reply(request, noContent)),
+    http.get('/api/account/privacy', ({ request }) =>
+      reply(request, () => HttpResponse.json(settings)),
+    ),
+    http.patch('/api/account/privacy', async ({ request }) => {
+      const changes = (await request.clone().json()) as Partial<PrivacySettings>;
+      return reply(request, () => {
+        settings = { ...settings, ...changes };
+        return HttpResponse.json(settings);
+      });
+    }),
     http.get('/api/users/me/export', ({ request }) =>
       reply(
         request,

@@ -1,4 +1,10 @@
-import type { AccountDeleteBody, PasswordChangeBody, SessionList } from '@perch/contract';
+import type {
+  AccountDeleteBody,
+  PasswordChangeBody,
+  PrivacySettings,
+  PrivacyUpdateBody,
+  SessionList,
+} from '@perch/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { isApiError } from '../../shared/lib/api';
@@ -7,8 +13,10 @@ import { useEndLocalSession } from '../../entities/session/auth.queries';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import {
   changePassword,
+  changePrivacy,
   deleteAccount,
   downloadExport,
+  fetchPrivacy,
   fetchSessions,
   logoutOtherSessions,
   revokeSession,
@@ -22,6 +30,7 @@ export const settingsKeys = {
   logoutOthers: ['settings', 'sessions', 'logout-others'] as const,
   deleteAccount: ['settings', 'delete-account'] as const,
   export: ['settings', 'export'] as const,
+  privacy: ['settings', 'privacy'] as const,
 };
 
 export const settingsMessages = {
@@ -29,6 +38,7 @@ export const settingsMessages = {
   deviceLoggedOut: 'Device logged out.',
   otherDevicesLoggedOut: 'Logged out of all other devices.',
   accountDeleted: 'Your account has been deleted.',
+  privacySaved: 'Privacy settings saved.',
 } as const;
 
 /** The member's signed-in devices. */
@@ -132,4 +142,51 @@ export function useDataExport() {
     },
   });
   return { ...mutation, progress };
+}
+
+/** The member's privacy settings. */
+export function usePrivacyQuery() {
+  const { token } = useRequiredSession();
+  return useQuery({
+    queryKey: settingsKeys.privacy,
+    queryFn: ({ signal }) => fetchPrivacy(token, signal),
+    staleTime: 0,
+  });
+}
+
+/**
+ * Changes a privacy setting: shown at once, then as the server answers; put back when the change
+ * fails. Each change sends only its own setting, so quick changes of both never undo each other.
+ */
+export function useChangePrivacy() {
+  const { token } = useRequiredSession();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: settingsKeys.privacy,
+    mutationFn: (body: PrivacyUpdateBody) => changePrivacy(body, token),
+    onMutate: async (body) => {
+      await queryClient.cancelQueries({ queryKey: settingsKeys.privacy });
+      const before = queryClient.getQueryData<PrivacySettings>(settingsKeys.privacy);
+      if (before)
+        queryClient.setQueryData<PrivacySettings>(settingsKeys.privacy, { ...before, ...body });
+      return { before };
+    },
+    onError: (_error, body, context) => {
+      // Only the settings this change sent go back: another change may have landed meanwhile.
+      const before = context?.before;
+      if (before) {
+        queryClient.setQueryData<PrivacySettings>(settingsKeys.privacy, (now) => {
+          if (!now) return now;
+          const undone = { ...now };
+          if (body.publicProfile !== undefined) undone.publicProfile = before.publicProfile;
+          if (body.noindex !== undefined) undone.noindex = before.noindex;
+          return undone;
+        });
+      }
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.privacy });
+    },
+    onSuccess: (settings) => {
+      queryClient.setQueryData(settingsKeys.privacy, settings);
+    },
+  });
 }

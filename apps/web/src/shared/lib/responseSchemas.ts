@@ -18,6 +18,7 @@ export {
   postPageSchema,
   postResponseSchema,
   postSearchPageSchema,
+  privacySettingsSchema,
   sessionListSchema,
   signupResponseSchema,
   streamReadySchema,

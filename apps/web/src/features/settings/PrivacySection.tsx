@@ -1,0 +1,127 @@
+import type { PrivacySettings } from '@perch/contract';
+import { useId, useState } from 'react';
+import toast from 'react-hot-toast';
+import { useRequiredSession } from '../../entities/session/SessionProvider';
+import { LoadProblem } from './LoadProblem';
+import { settingsMessages, useChangePrivacy, usePrivacyQuery } from './settings.queries';
+import { SettingsSection } from './SettingsSection';
+
+export const privacyLabels = {
+  publicProfile: 'Show my profile and posts to people who are not signed in',
+  noindex: 'Ask search engines not to index my profile',
+} as const;
+
+type Setting = keyof PrivacySettings;
+
+interface PrivacySwitchProps {
+  setting: Setting;
+  checked: boolean;
+  hint: string;
+  onChange: (setting: Setting, checked: boolean) => void;
+}
+
+/** One setting as a labelled switch, its hint read with it. */
+function PrivacySwitch({ setting, checked, hint, onChange }: PrivacySwitchProps) {
+  const id = useId();
+  return (
+    <div className="privacy-option">
+      <input
+        id={`${id}-input`}
+        className="privacy-option__switch"
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => {
+          onChange(setting, event.target.checked);
+        }}
+      />
+      <div className="privacy-option__text">
+        <label htmlFor={`${id}-input`} className="privacy-option__label">
+          {privacyLabels[setting]}
+        </label>
+        <p id={`${id}-hint`} className="settings-note">
+          {hint}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Who sees the member without signing in, and whether search engines are asked to leave them out.
+ * Each switch saves as it changes; a toast and a status line say so.
+ */
+export function PrivacySection() {
+  const { user } = useRequiredSession();
+  const query = usePrivacyQuery();
+  const change = useChangePrivacy();
+  const [status, setStatus] = useState('');
+
+  const onChange = (setting: Setting, checked: boolean) => {
+    setStatus('Saving…');
+    change.mutate(
+      { [setting]: checked },
+      {
+        onSuccess: () => {
+          setStatus(settingsMessages.privacySaved);
+          toast.success(settingsMessages.privacySaved);
+        },
+        onError: (error) => {
+          setStatus('');
+          toast.error(error.message);
+        },
+      },
+    );
+  };
+
+  let content;
+  if (query.data === undefined && query.isError) {
+    content = (
+      <LoadProblem
+        message="Your privacy settings could not be loaded."
+        retrying={query.isFetching}
+        onRetry={() => {
+          void query.refetch();
+        }}
+      />
+    );
+  } else if (query.data === undefined) {
+    content = (
+      <p className="settings-note" role="status">
+        Loading your privacy settings…
+      </p>
+    );
+  } else {
+    content = (
+      <>
+        <div className="privacy-options">
+          <PrivacySwitch
+            setting="publicProfile"
+            checked={query.data.publicProfile}
+            hint={`Your page at /@${user.username}, your posts' pages and your feeds. Signed-in members always see you.`}
+            onChange={onChange}
+          />
+          <PrivacySwitch
+            setting="noindex"
+            checked={query.data.noindex}
+            hint="Your public pages tell search engines not to list them; most respect it."
+            onChange={onChange}
+          />
+        </div>
+        <p className="settings-note" role="status">
+          {status}
+        </p>
+      </>
+    );
+  }
+
+  return (
+    <SettingsSection
+      title="Privacy"
+      description="What people who are not signed in, and search engines, can see of you."
+    >
+      {content}
+    </SettingsSection>
+  );
+}
