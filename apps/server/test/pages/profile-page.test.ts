@@ -103,6 +103,9 @@ describe('GET /@:username, a member’s public profile', () => {
     const image = page.document.querySelector('article.public-post img.public-post-image');
     expect(image?.getAttribute('src')).toBe(imageUrl);
     expect(image?.getAttribute('alt')).toBe('Image posted by Alice Liddell');
+    // The page's first image is fetched at once: it is likely the largest thing on screen.
+    expect(image?.getAttribute('fetchpriority')).toBe('high');
+    expect(image?.getAttribute('loading')).toBeUndefined();
     expect(Number(image?.getAttribute('width'))).toBeGreaterThan(0);
     expect(Number(image?.getAttribute('height'))).toBeGreaterThan(0);
     for (const img of page.document.querySelectorAll('img')) {

@@ -97,7 +97,7 @@ export function avatar(
   />`;
 }
 
-/** A post's image with its description and size; the first on a page is fetched first. */
+/** A post's image with its description and size; `eager`: fetched first, not lazily. */
 export function postImage(post: Post, context: PageContext, eager: boolean): Html | null {
   if (!post.mediaURL) return null;
   const size = context.sizes.get(post.mediaURL) ?? DEFAULT_IMAGE_SIZE;

@@ -60,6 +60,8 @@ function profileHead(view: ProfileView, origin: string): Html {
 
 function profileContent(view: ProfileView): Html {
   const { user } = view.member;
+  // The first image is likely the largest thing on screen: fetched at once, the others lazily.
+  const firstImage = view.posts.findIndex((post) => post.mediaURL !== null);
   const older = view.nextCursor
     ? html`<nav class="public-pager" aria-label="More posts">
         <a
@@ -74,7 +76,7 @@ function profileContent(view: ProfileView): Html {
       ? html`<p class="public-empty">
           ${view.cursor === null ? 'No posts yet.' : 'No older posts.'}
         </p>`
-      : view.posts.map((post, index) => postCard(post, view.context, index === 0));
+      : view.posts.map((post, index) => postCard(post, view.context, index === firstImage));
   return html`${siteHeader()}
     <main class="public-main">
       <section class="public-profile" aria-labelledby="public-profile-name">
