@@ -1,11 +1,12 @@
 /**
- * Draws the web app's install icons from the logo (public/favicon.svg) into public/icons/:
- * `npx tsx apps/web/scripts/icons.ts` after the logo changes; the PNGs are committed.
+ * Draws the web app's install icons from the logo (public/favicon.svg) into public/icons/, and
+ * public/favicon.ico: `npx tsx apps/web/scripts/icons.ts` after the logo changes; the files are
+ * committed.
  *
  * The maskable icon puts the logo's square on its own background colour inside the 80 % safe
  * zone, so launchers that crop to a circle or squircle never cut the bird.
  */
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -37,3 +38,30 @@ await sharp({
   .composite([{ input: await draw(inner).png().toBuffer(), gravity: 'centre' }])
   .png()
   .toFile(join(outDir, 'maskable-512.png'));
+
+/** An ICO file holding PNG images (every browser that asks for /favicon.ico reads these). */
+function ico(images: { size: number; png: Buffer }[]): Buffer {
+  const header = Buffer.alloc(6);
+  header.writeUInt16LE(0, 0);
+  header.writeUInt16LE(1, 2);
+  header.writeUInt16LE(images.length, 4);
+  let offset = 6 + 16 * images.length;
+  const entries = images.map(({ size, png }) => {
+    const entry = Buffer.alloc(16);
+    entry.writeUInt8(size >= 256 ? 0 : size, 0);
+    entry.writeUInt8(size >= 256 ? 0 : size, 1);
+    entry.writeUInt16LE(1, 4); // colour planes
+    entry.writeUInt16LE(32, 6); // bits per pixel
+    entry.writeUInt32LE(png.length, 8);
+    entry.writeUInt32LE(offset, 12);
+    offset += png.length;
+    return entry;
+  });
+  return Buffer.concat([header, ...entries, ...images.map(({ png }) => png)]);
+}
+
+// For browsers and crawlers that do not take the SVG favicon.
+const favicons = await Promise.all(
+  [16, 32, 48].map(async (size) => ({ size, png: await draw(size).png().toBuffer() })),
+);
+await writeFile(join(publicDir, 'favicon.ico'), ico(favicons));

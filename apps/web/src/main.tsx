@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { loadSchemas } from './shared/lib/schemas';
+import { openingScreens, shouldMountApp } from './app/boot';
+import { screens } from './app/screens';
+import { readStoredSession } from './entities/session/session';
 import './shared/styles/tokens.css';
 import './shared/styles/base.css';
 import './shared/styles/public-pages.css';
@@ -9,18 +11,22 @@ import './shared/styles/public-pages.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element.');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
-
-// The first answers are checked with the contract's schemas: fetch them while the first screen
-// renders rather than after its requests have gone out.
-loadSchemas().catch(() => undefined);
+const signedIn = readStoredSession() !== null;
+if (shouldMountApp(container, signedIn)) {
+  // The first screen's chunks are fetched side by side now, not one by one as the routes nest.
+  for (const name of openingScreens(window.location.pathname, signedIn)) {
+    screens[name].preload().catch(() => undefined);
+  }
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
 
 // The service worker and its update prompt load after the first render, outside the initial
-// JavaScript; development servers run without one.
+// JavaScript; development servers run without one. Public pages register it too, so that a
+// reader who later signs in has the app ready.
 if (import.meta.env.PROD) {
   const register = () => {
     void import('./features/pwa/registerServiceWorker').then((module) => {

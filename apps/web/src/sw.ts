@@ -13,6 +13,7 @@ import {
   OFFLINE_QUEUE_SYNC_TAG,
 } from './shared/offlineQueue/backgroundSync';
 import { sendWaitingFromWorker } from './features/offlineQueue/workerSender';
+import { SERVER_PAGES } from './shared/lib/serverPages';
 
 declare let self: ServiceWorkerGlobalScope;
 
@@ -23,11 +24,9 @@ const MEDIA_CACHE_SECONDS = 30 * 24 * 60 * 60;
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Every page of the app is the app shell; the API and media are never pages.
+// Every page of the app is the app shell, except those the server answers itself.
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    denylist: [/^\/api(\/|$)/, /^\/media\//],
-  }),
+  new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [...SERVER_PAGES] }),
 );
 
 // API answers are left to the network (no route matches them), so nothing stale is ever shown as

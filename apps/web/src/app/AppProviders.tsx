@@ -4,8 +4,11 @@ import { SessionProvider } from '../entities/session/SessionProvider';
 import type { SessionStore } from '../entities/session/session';
 import { LiveEventsProvider } from '../features/live';
 import { AppToaster } from './AppToaster';
-import { liveEventHandlers } from './liveEventHandlers';
 import { createQueryClient } from './queryClient';
+
+/** The entities' live event handlers, in their own chunk with the stream that uses them. */
+const loadLiveEventHandlers = () =>
+  import('./liveEventHandlers').then((module) => module.liveEventHandlers);
 
 interface AppProvidersProps {
   children: ReactNode;
@@ -18,7 +21,7 @@ export function AppProviders({ children, queryClient, sessionStore }: AppProvide
   return (
     <QueryClientProvider client={client}>
       <SessionProvider store={sessionStore}>
-        <LiveEventsProvider handlers={liveEventHandlers}>{children}</LiveEventsProvider>
+        <LiveEventsProvider loadHandlers={loadLiveEventHandlers}>{children}</LiveEventsProvider>
         <AppToaster />
       </SessionProvider>
     </QueryClientProvider>

@@ -1,40 +1,14 @@
-import { lazy, Suspense, type ComponentType } from 'react';
-import { Route, Routes } from 'react-router-dom';
-import { LoginPage } from '../features/auth/LoginPage';
+import { Suspense, type ReactNode } from 'react';
+import { Outlet, Route, Routes, useParams } from 'react-router-dom';
 import { PublicOnly, RequireAuth } from '../features/auth/RouteGuards';
-import { SignupPage } from '../features/auth/SignupPage';
-import { BookmarksPage } from '../features/bookmarks/BookmarksPage';
-import { ExplorePage } from '../features/explore/ExplorePage';
-import { HomePage } from '../features/home/HomePage';
-import { AppLayout } from '../features/layout/AppLayout';
-import { LikedPostsPage } from '../features/likedPosts/LikedPostsPage';
-import { NotFoundPage } from '../features/notFound/NotFoundPage';
-import { PostPage } from '../features/posts/PostPage';
-import { RouteErrorBoundary } from './RouteErrorBoundary';
 import { ScrollRestoration } from '../shared/components/ScrollRestoration';
+import { usernameOfHandle } from '../shared/lib/paths';
+import { PrefetchNextScreens } from './prefetch';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { screens, type Screen } from './screens';
 
-// Screens a visit seldom starts on load when first opened, keeping the initial JavaScript small
-// (the service worker has them precached, so later opens are instant).
-const ProfilePage = lazy(() =>
-  import('../features/profile/ProfilePage').then((module) => ({ default: module.ProfilePage })),
-);
-const NotificationsPage = lazy(() =>
-  import('../features/notifications/NotificationsPage').then((module) => ({
-    default: module.NotificationsPage,
-  })),
-);
-const SearchPage = lazy(() =>
-  import('../features/search/SearchPage').then((module) => ({ default: module.SearchPage })),
-);
-const SettingsPage = lazy(() =>
-  import('../features/settings/SettingsPage').then((module) => ({ default: module.SettingsPage })),
-);
-const TagPage = lazy(() =>
-  import('../features/tags/TagPage').then((module) => ({ default: module.TagPage })),
-);
-
-/** A screen loaded on first use; the layout stays while it arrives. */
-function Lazy({ page: Page }: { page: ComponentType }) {
+/** A screen rendered once its chunk has arrived; the layout around it stays meanwhile. */
+function Lazy({ screen: { Page } }: { screen: Screen }) {
   return (
     <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
       <Page />
@@ -42,35 +16,71 @@ function Lazy({ page: Page }: { page: ComponentType }) {
   );
 }
 
+/** The signed-in shell, loaded on its own: login and signup never need it. */
+function SignedInLayout() {
+  const { Page: Layout } = screens.layout;
+  return <Layout />;
+}
+
 /**
- * Every screen of the app. Declarative routes: the app loads its data with TanStack Query, so
- * the data router's loaders would go unused while it costs 20 kB of gzipped JavaScript more.
+ * `/:handle` and `/:handle/:postId` are the public addresses `/@username` and
+ * `/@username/postId` (React Router's parameters are whole segments); any other single segment
+ * is an unknown page.
+ */
+function PublicAddress() {
+  const { handle } = useParams();
+  if (usernameOfHandle(handle) === null) return <Lazy screen={screens.notFound} />;
+  return <Outlet />;
+}
+
+function signedInScreens(): ReactNode {
+  return (
+    <Route element={<RequireAuth />}>
+      <Route element={<SignedInLayout />}>
+        <Route index element={<Lazy screen={screens.home} />} />
+        <Route path="/explore" element={<Lazy screen={screens.explore} />} />
+        <Route path="/notifications" element={<Lazy screen={screens.notifications} />} />
+        <Route path="/bookmarks" element={<Lazy screen={screens.bookmarks} />} />
+        <Route path="/likedPost" element={<Lazy screen={screens.likedPosts} />} />
+        <Route path="/profile/:username" element={<Lazy screen={screens.profile} />} />
+        <Route path="/post/:postId" element={<Lazy screen={screens.post} />} />
+        <Route path="/search" element={<Lazy screen={screens.search} />} />
+        <Route path="/tags/:tag" element={<Lazy screen={screens.tag} />} />
+        <Route path="/settings" element={<Lazy screen={screens.settings} />} />
+      </Route>
+    </Route>
+  );
+}
+
+/**
+ * Every screen of the app, each in its own chunk (app/screens.ts). Declarative routes: the app
+ * loads its data with TanStack Query, so the data router's loaders would go unused while it
+ * costs 20 kB of gzipped JavaScript more.
  */
 export function AppRoutes() {
   return (
     <RouteErrorBoundary>
       <ScrollRestoration>
-        <Routes>
-          <Route element={<PublicOnly />}>
-            <Route path="/login" element={<LoginPage />} />
-            <Route path="/signup" element={<SignupPage />} />
-          </Route>
-          <Route element={<RequireAuth />}>
-            <Route element={<AppLayout />}>
-              <Route index element={<HomePage />} />
-              <Route path="/explore" element={<ExplorePage />} />
-              <Route path="/notifications" element={<Lazy page={NotificationsPage} />} />
-              <Route path="/bookmarks" element={<BookmarksPage />} />
-              <Route path="/likedPost" element={<LikedPostsPage />} />
-              <Route path="/profile/:username" element={<Lazy page={ProfilePage} />} />
-              <Route path="/post/:postId" element={<PostPage />} />
-              <Route path="/search" element={<Lazy page={SearchPage} />} />
-              <Route path="/tags/:tag" element={<Lazy page={TagPage} />} />
-              <Route path="/settings" element={<Lazy page={SettingsPage} />} />
+        {/* Until a first screen's chunk arrives the page stays as it is: nothing to shift. */}
+        <Suspense fallback={null}>
+          <Routes>
+            <Route element={<PublicOnly />}>
+              <Route path="/login" element={<Lazy screen={screens.login} />} />
+              <Route path="/signup" element={<Lazy screen={screens.signup} />} />
             </Route>
-          </Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
+            {signedInScreens()}
+            <Route path="/:handle" element={<PublicAddress />}>
+              <Route element={<RequireAuth />}>
+                <Route element={<SignedInLayout />}>
+                  <Route index element={<Lazy screen={screens.profile} />} />
+                  <Route path=":postId" element={<Lazy screen={screens.post} />} />
+                </Route>
+              </Route>
+            </Route>
+            <Route path="*" element={<Lazy screen={screens.notFound} />} />
+          </Routes>
+        </Suspense>
+        <PrefetchNextScreens />
       </ScrollRestoration>
     </RouteErrorBoundary>
   );

@@ -5,6 +5,11 @@ import { MemoryRouter, useLocation, type Location } from 'react-router-dom';
 import { AppProviders } from '../app/AppProviders';
 import { createQueryClient } from '../app/queryClient';
 import { AppRoutes } from '../app/routes';
+import { screens } from '../app/screens';
+
+// Every screen fetched up front, as a member's later screens are (app/prefetch.tsx): tests read
+// the first screen as soon as it is rendered, without waiting for its chunk.
+await Promise.all(Object.values(screens).map((screen) => screen.preload()));
 
 /** Where the app is, for tests to read: `router.state.location`. */
 interface RouterProbe {

@@ -71,6 +71,18 @@ function parseStoredSession(raw: string | null): Session | null {
   }
 }
 
+/**
+ * The session stored in `storage`, or null when there is none (or it is unreadable); reads
+ * only, unlike the store, which also drops an unreadable record.
+ */
+export function readStoredSession(storage: Storage | undefined = defaultStorage()): Session | null {
+  try {
+    return parseStoredSession(storage?.getItem(SESSION_STORAGE_KEY) ?? null);
+  } catch {
+    return null;
+  }
+}
+
 function safeStorage(storage: Storage | undefined) {
   return {
     read(): string | null {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser, readStoredSession, storeSession } from '../../test/fixtures';
-import { createSessionStore, SESSION_STORAGE_KEY } from './session';
+import {
+  createSessionStore,
+  readStoredSession as readSessionRecord,
+  SESSION_STORAGE_KEY,
+} from './session';
 
 describe('session store: updateUser', () => {
   it('replaces the stored member, keeping the token and the confirmation', () => {
@@ -68,5 +72,21 @@ describe('session store: restoring the stored session', () => {
   ])('forgets a record with %s', (_case, record) => {
     expect(restore(record)).toEqual({ session: null, verified: false });
     expect(readStoredSession()).toBeNull();
+  });
+});
+
+describe('readStoredSession (the start-up check)', () => {
+  it('reads a well-formed record without changing storage', () => {
+    const ada = makeUser();
+    storeSession({ token: 'token-ada', user: ada });
+    expect(readSessionRecord(window.localStorage)).toEqual({ token: 'token-ada', user: ada });
+  });
+
+  it('finds none when nothing is stored, or the record is unreadable, and leaves it there', () => {
+    expect(readSessionRecord(window.localStorage)).toBeNull();
+    window.localStorage.setItem(SESSION_STORAGE_KEY, '{"token": ');
+    expect(readSessionRecord(window.localStorage)).toBeNull();
+    expect(window.localStorage.getItem(SESSION_STORAGE_KEY)).toBe('{"token": ');
+    expect(readSessionRecord(undefined)).toBeNull();
   });
 });

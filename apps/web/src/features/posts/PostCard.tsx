@@ -5,11 +5,18 @@ import { Avatar } from '../../shared/components/Avatar';
 import { BookmarkIcon, HeartIcon, MoreIcon } from '../../shared/components/icons';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { CommentsSection } from '../comments';
-import { profilePath } from '../../shared/lib/paths';
+import { copyLink } from '../../shared/lib/copyLink';
+import { profilePath, publicPostPath } from '../../shared/lib/paths';
 import { ActionMenu } from '../../shared/components/ActionMenu';
 import { EditPostModal } from './EditPostModal';
 import { formatPostDate } from '../../shared/lib/formatPostDate';
-import { CommentIcon, EditIcon, ImageIcon, TrashIcon } from '../../shared/components/postIcons';
+import {
+  CommentIcon,
+  EditIcon,
+  ImageIcon,
+  LinkIcon,
+  TrashIcon,
+} from '../../shared/components/postIcons';
 import { useToggleBookmark } from '../../entities/post/bookmark';
 import { useToggleLike } from '../../entities/post/like';
 import { useDeletePost } from '../../entities/post/posts.queries';
@@ -100,7 +107,7 @@ interface CardHeaderProps {
   onEdit: () => void;
 }
 
-/** The author, the date, and on the member's own post the Edit and Delete menu. */
+/** The author, the date, and the menu: Copy link, and on the member's own post Edit and Delete. */
 function CardHeader({ post, nameId, fullName, isOwn, onEdit }: CardHeaderProps) {
   const remove = useDeletePost();
   const { author } = post;
@@ -127,28 +134,33 @@ function CardHeader({ post, nameId, fullName, isOwn, onEdit }: CardHeaderProps) 
           </time>
         </p>
       </div>
-      {isOwn && (
-        <ActionMenu
-          label="Post menu"
-          className="post-card__menu"
-          trigger={<MoreIcon size={20} />}
-          items={[
-            {
-              label: 'Edit',
-              icon: <EditIcon size={18} />,
-              onSelect: onEdit,
+      <ActionMenu
+        label="Post menu"
+        className="post-card__menu"
+        trigger={<MoreIcon size={20} />}
+        items={[
+          {
+            label: 'Copy link',
+            icon: <LinkIcon size={18} />,
+            onSelect: () => {
+              void copyLink(publicPostPath(author.username, post._id));
             },
-            {
-              label: 'Delete',
-              icon: <TrashIcon size={18} />,
-              danger: true,
-              onSelect: () => {
-                remove(post._id);
-              },
-            },
-          ]}
-        />
-      )}
+          },
+          ...(isOwn
+            ? [
+                { label: 'Edit', icon: <EditIcon size={18} />, onSelect: onEdit },
+                {
+                  label: 'Delete',
+                  icon: <TrashIcon size={18} />,
+                  danger: true,
+                  onSelect: () => {
+                    remove(post._id);
+                  },
+                },
+              ]
+            : []),
+        ]}
+      />
     </header>
   );
 }

@@ -44,8 +44,27 @@ describe('post card', () => {
     expect(within(card).getByRole('button', { name: 'Like' })).toHaveTextContent('7');
     expect(within(card).getByRole('button', { name: 'Comments' })).toHaveTextContent('3');
     expect(within(card).getByRole('button', { name: 'Bookmark' })).toBeInTheDocument();
-    // Not the viewer's post: no menu.
-    expect(within(card).queryByRole('button', { name: 'Post menu' })).not.toBeInTheDocument();
+  });
+
+  it("copies the post's public address from the menu; another's post has no Edit or Delete", async () => {
+    signInAsMe();
+    const post = makePost();
+    mockFeeds({ home: [post] });
+    const { user } = renderApp('/');
+
+    const card = await firstCard();
+    await user.click(within(card).getByRole('button', { name: 'Post menu' }));
+    expect(
+      within(screen.getByRole('menu'))
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Copy link']);
+    await user.click(screen.getByRole('menuitem', { name: 'Copy link' }));
+
+    expect(await screen.findByText('Link copied.')).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(
+      `${window.location.origin}/@${post.author.username}/${post._id}`,
+    );
   });
 
   it('shows Unlike when the viewer likes the post (by flag or by name)', async () => {
@@ -95,7 +114,7 @@ describe('post card', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['Edit', 'Delete']);
+    ).toEqual(['Copy link', 'Edit', 'Delete']);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Post menu' })).toHaveFocus();

@@ -61,6 +61,18 @@ describe('profile of another member', () => {
     expect(readStoredSession()).toMatchObject({ user: { followingCount: 1 } });
   });
 
+  it("copies the profile's public address", async () => {
+    signIn();
+    mockDirectory();
+    const { user } = renderApp('/profile/grace_h');
+    const card = await screen.findByRole('article', { name: 'Profile' });
+
+    await user.click(within(card).getByRole('button', { name: 'Copy link to profile' }));
+
+    expect(await screen.findByText('Link copied.')).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/@grace_h`);
+  });
+
   it('unfollows a followed member', async () => {
     signIn();
     const received = mockDirectory();

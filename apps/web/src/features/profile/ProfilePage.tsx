@@ -5,6 +5,10 @@ import { Avatar } from '../../shared/components/Avatar';
 import { Button, buttonClassName } from '../../shared/components/Button';
 import { PenIcon } from '../../shared/components/icons';
 import { isApiError } from '../../shared/lib/api';
+import { copyLink } from '../../shared/lib/copyLink';
+import { publicProfilePath, usernameOfHandle } from '../../shared/lib/paths';
+import { IconButton } from '../../shared/components/IconButton';
+import { LinkIcon } from '../../shared/components/postIcons';
 import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { PostFeed } from '../posts';
@@ -36,6 +40,15 @@ function ProfileCard({ user, own }: { user: User; own: boolean }) {
       <div className="profile-card__top">
         <Avatar src={user.avatarURL} size="xl" className="profile-card__avatar" />
         <div className="profile-card__action">
+          <IconButton
+            aria-label="Copy link to profile"
+            className="profile-copy-link"
+            onClick={() => {
+              void copyLink(publicProfilePath(user.username));
+            }}
+          >
+            <LinkIcon size={20} />
+          </IconButton>
           {own ? (
             <Button
               variant="secondary"
@@ -122,7 +135,9 @@ function ProfileProblem({
  * with Unblock when the viewer blocked them.
  */
 export function ProfilePage() {
-  const { username = '' } = useParams();
+  // Reached as /profile/:username or as the public address /@username.
+  const { username: named, handle } = useParams();
+  const username = named ?? usernameOfHandle(handle) ?? '';
   const { user: viewer } = useRequiredSession();
   const profile = useProfileQuery(username);
   const postsHeadingId = useId();

@@ -9,6 +9,22 @@ export function profilePath(username: string): string {
   return `/profile/${encodeURIComponent(username)}`;
 }
 
+/** A member's public address, the one to share: `/@username`. */
+export function publicProfilePath(username: string): string {
+  return `/@${encodeURIComponent(username)}`;
+}
+
+/** A post's public address, the one to share: `/@username/postId`. */
+export function publicPostPath(username: string, postId: string): string {
+  return `${publicProfilePath(username)}/${encodeURIComponent(postId)}`;
+}
+
+/** The username in a `/@username` path segment, or null for any other segment. */
+export function usernameOfHandle(segment: string | undefined): string | null {
+  if (segment === undefined || !segment.startsWith('@') || segment.length === 1) return null;
+  return segment.slice(1);
+}
+
 export function tagPath(tag: string): string {
   return `/tags/${encodeURIComponent(tag)}`;
 }
