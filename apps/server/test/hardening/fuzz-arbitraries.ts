@@ -831,6 +831,28 @@ const errorBodySchema = z
   })
   .strict();
 
+/** The server-rendered pages for readers without an account (modules/pages): HTML, not JSON. */
+const PUBLIC_PAGES = new Set(['/@:username', '/@:username/:postId']);
+
+/** A public page answers a page (or moves), 404 or 400 as HTML, whatever comes in. */
+function checkPublicPage(
+  request: FuzzRequest,
+  response: LightMyRequestResponse,
+  fail: (what: string) => never,
+): void {
+  if (![200, 301, 400, 404].includes(response.statusCode)) fail('unexpected status for a page');
+  if (response.statusCode === 301) {
+    if (!response.headers.location?.startsWith('/@')) fail('a page moved somewhere else');
+    return;
+  }
+  if (response.headers['content-type'] !== 'text/html; charset=utf-8') fail('page is not HTML');
+  if (request.method === 'HEAD') {
+    if (response.body !== '') fail('HEAD answered a body');
+  } else if (!response.body.startsWith('<!doctype html>')) {
+    fail('page is not a document');
+  }
+}
+
 /**
  * The properties of every answer: never a server error, JSON throughout, and every refusal in the
  * one error shape. File answers (stored media, a member's export) are the 2xx that are not JSON;
@@ -854,6 +876,12 @@ export function checkAnswer(
   const success = statusCode < 300;
   if (statusCode === 204) {
     if (response.rawPayload.length > 0) fail('204 answered a body');
+    return;
+  }
+  // What the router refuses before the page's route runs (an address that does not decode, a
+  // segment too long for any route) is answered as the API answers it, and checked as such below.
+  if (PUBLIC_PAGES.has(route.path) && !String(contentType).startsWith('application/json')) {
+    checkPublicPage(request, response, fail);
     return;
   }
   if (success && route.path.startsWith('/media/')) {
