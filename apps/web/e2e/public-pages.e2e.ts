@@ -122,6 +122,20 @@ describe.skipIf(executable === null)('public pages without JavaScript', () => {
     }
   });
 
+  it('stays the server’s page for a reader without a session whose browser runs the app', async () => {
+    const context = await browser.newContext({ baseURL, viewport: MOBILE, colorScheme: 'light' });
+    context.setDefaultTimeout(15_000);
+    try {
+      const page = await context.newPage();
+      await page.goto(`/@${author.username}`, { waitUntil: 'networkidle' });
+      expect(new URL(page.url()).pathname).toBe(`/@${author.username}`);
+      await page.getByRole('heading', { level: 1, name: 'Mira Test' }).waitFor();
+      expect(await page.locator('#root[data-public-page="profile"] main article').count()).toBe(20);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows nothing of a member who keeps their profile from people who are not signed in', async () => {
     const shy = await newAuthor('shy');
     await publish(shy, 'Only for members');
