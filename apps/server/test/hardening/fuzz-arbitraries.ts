@@ -853,6 +853,29 @@ function checkPublicPage(
   }
 }
 
+/** The member and tag feeds (modules/feeds): XML, or a plain-text 404. */
+const FEEDS = new Set(['/@:username.rss', '/@:username.atom', '/tags/:tag.rss']);
+
+/** A feed answers its XML document, or 404 as text, whatever comes in. */
+function checkFeed(
+  request: FuzzRequest,
+  response: LightMyRequestResponse,
+  fail: (what: string) => never,
+): void {
+  const contentType = String(response.headers['content-type']);
+  if (response.statusCode === 404) {
+    if (!contentType.startsWith('text/plain')) fail('a missing feed is not plain text');
+    return;
+  }
+  if (response.statusCode !== 200) fail('unexpected status for a feed');
+  if (!/^application\/(rss|atom)\+xml; charset=utf-8$/.test(contentType)) fail('feed is not XML');
+  if (request.method === 'HEAD') {
+    if (response.body !== '') fail('HEAD answered a body');
+  } else if (!response.body.startsWith('<?xml')) {
+    fail('feed is not an XML document');
+  }
+}
+
 /**
  * The properties of every answer: never a server error, JSON throughout, and every refusal in the
  * one error shape. File answers (stored media, a member's export) are the 2xx that are not JSON;
@@ -882,6 +905,12 @@ export function checkAnswer(
   // segment too long for any route) is answered as the API answers it, and checked as such below.
   if (PUBLIC_PAGES.has(route.path) && !String(contentType).startsWith('application/json')) {
     checkPublicPage(request, response, fail);
+    return;
+  }
+  if (FEEDS.has(route.path) && !String(contentType).startsWith('application/json')) {
+    // An address cut short by a '#' or '?' in the name reaches a page instead: `/@#.rss` is `/@`.
+    if (String(contentType).startsWith('text/html')) checkPublicPage(request, response, fail);
+    else checkFeed(request, response, fail);
     return;
   }
   if (success && route.path.startsWith('/media/')) {
