@@ -152,7 +152,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
   });
   const exports = createExportService({ reads, users, media, log });
   const pages = createPagesService({ users, posts, comments, media });
-  const feeds = createFeedsService({ reads, media, users, posts, discovery });
+  const feeds = createFeedsService({ media, users, posts, discovery });
   return {
     auth,
     account,

@@ -1,9 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../platform/db/schema';
 import type { MediaService } from '../media/media.service';
-import { storedImages } from './feeds.repository';
 
 /** What an enclosure says of a file besides its address. */
 export interface ImageDetails {
@@ -12,8 +9,7 @@ export interface ImageDetails {
 }
 
 export interface EnclosuresDeps {
-  reads: Kysely<Database>;
-  media: Pick<MediaService, 'read'>;
+  media: Pick<MediaService, 'read' | 'sizesOf'>;
   /** Images whose details are kept. */
   max: number;
 }
@@ -41,7 +37,7 @@ async function byteCount(stream: Readable): Promise<number> {
  * no upload records (the demo images) is measured once by reading it. Both are kept by URL: an
  * upload's URL names the hash of its bytes, so what it points at never changes.
  */
-export function createEnclosures({ reads, media, max }: EnclosuresDeps) {
+export function createEnclosures({ media, max }: EnclosuresDeps) {
   const kept = new LRUCache<string, ImageDetails>({ max });
 
   async function measure(url: string): Promise<ImageDetails | null> {
@@ -59,8 +55,8 @@ export function createEnclosures({ reads, media, max }: EnclosuresDeps) {
       if (details) found.set(url, details);
       return !details;
     });
-    for (const row of await storedImages(reads, missing)) {
-      found.set(row.url, { type: row.mime, length: row.bytes });
+    for (const [url, size] of await media.sizesOf(missing)) {
+      found.set(url, { type: size.mime, length: size.bytes });
     }
     for (const url of missing) {
       if (found.has(url)) continue;

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema';
 import type { MediaService } from '../media/media.service';
 import { createEnclosures } from './enclosures';
 import { atom1, rss2 } from './feed-xml';
@@ -8,8 +6,7 @@ import { memberFeed } from './member-feed';
 import { tagFeed } from './tag-feed';
 
 export interface FeedsServiceDeps extends Omit<FeedsDeps, 'images'> {
-  reads: Kysely<Database>;
-  media: Pick<MediaService, 'read'>;
+  media: Pick<MediaService, 'read' | 'sizesOf'>;
 }
 
 /** A feed written out: its XML, and whether robots are asked not to index it. */
@@ -25,8 +22,8 @@ const IMAGES_KEPT = 10_000;
  * RSS 2.0 and Atom feeds of a member's posts and a tag's, as people who are not signed in see
  * them. Each feed is a use case of its own (member-feed.ts, tag-feed.ts), written by feed-xml.ts.
  */
-export function createFeedsService({ reads, media, ...rest }: FeedsServiceDeps) {
-  const deps: FeedsDeps = { ...rest, images: createEnclosures({ reads, media, max: IMAGES_KEPT }) };
+export function createFeedsService({ media, ...rest }: FeedsServiceDeps) {
+  const deps: FeedsDeps = { ...rest, images: createEnclosures({ media, max: IMAGES_KEPT }) };
 
   /** The member's feed in a format; null when they are unknown or hidden from such readers. */
   async function member(

@@ -101,14 +101,14 @@ export async function findOrphanMediaUrls(
   return rows.map((row) => row.url);
 }
 
-/** The width and height uploads recorded for each of `urls` (one row per uploader). */
+/** What uploads recorded of each of `urls` (one row per uploader: all say the same). */
 export function mediaSizes(
   db: Db,
   urls: readonly string[],
-): Promise<{ url: string; width: number; height: number }[]> {
+): Promise<{ url: string; width: number; height: number; mime: string; bytes: number }[]> {
   return db
     .selectFrom('media')
-    .select(['url', 'width', 'height'])
+    .select(['url', 'width', 'height', 'mime', 'bytes'])
     .where('url', 'in', urls)
     .execute();
 }

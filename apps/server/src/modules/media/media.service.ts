@@ -317,13 +317,16 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
       const key = mediaKeyOf(url);
       return key !== null && (await store.exists(key));
     },
-    /** The width and height of images uploads recorded, by URL; others (demo images) left out. */
-    async sizesOf(
-      urls: readonly string[],
-    ): Promise<Map<string, { width: number; height: number }>> {
+    /**
+     * The width, height, type and bytes of images uploads recorded, by URL; others (the demo
+     * images) are left out.
+     */
+    async sizesOf(urls: readonly string[]): Promise<Map<string, MediaSize>> {
       const unique = [...new Set(urls)];
       const rows = unique.length === 0 ? [] : await repo.mediaSizes(db, unique);
-      return new Map(rows.map(({ url, width, height }) => [url, { width, height }]));
+      return new Map(
+        rows.map(({ url, width, height, mime, bytes }) => [url, { width, height, mime, bytes }]),
+      );
     },
     /** An image of ours as a stream, by its URL; null when it is not ours or not there. */
     async read(url: string): Promise<Readable | null> {
@@ -337,3 +340,11 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
 }
 
 export type MediaService = ReturnType<typeof createMediaService>;
+
+/** What an upload's record says of the stored image. */
+export interface MediaSize {
+  width: number;
+  height: number;
+  mime: string;
+  bytes: number;
+}
