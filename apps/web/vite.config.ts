@@ -1,6 +1,8 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { chunkNamer } from './scripts/chunkPlan';
 
 const apiPort = process.env.PORT ?? '3000';
 
@@ -77,5 +79,38 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     // Emit every asset as its own file so nothing depends on data: URLs.
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: chunkNamer(fileURLToPath(new URL('src', import.meta.url)), {
+                entry: 'main.tsx',
+                schemas: 'shared/lib/responseSchemas.ts',
+                signedOut: [
+                  'features/auth/LoginPage.tsx',
+                  'features/auth/SignupPage.tsx',
+                  'features/notFound/NotFoundPage.tsx',
+                ],
+                signedIn: [
+                  'features/layout/AppLayout.tsx',
+                  'features/home/HomePage.tsx',
+                  'features/posts/PostPage.tsx',
+                  'features/profile/ProfilePage.tsx',
+                  'features/explore/ExplorePage.tsx',
+                  'features/notifications/NotificationsPage.tsx',
+                  'features/search/SearchPage.tsx',
+                  'features/bookmarks/BookmarksPage.tsx',
+                  'features/likedPosts/LikedPostsPage.tsx',
+                  'features/tags/TagPage.tsx',
+                ],
+              }),
+              // Only the modules named here: their dependencies stay where the plan puts them.
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
   },
 }));

@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { openingScreens, shouldMountApp } from './app/boot';
+import { openingScreens, prefetchOpeningData, shouldMountApp } from './app/boot';
+import { createQueryClient } from './app/queryClient';
 import { screens } from './app/screens';
 import { readStoredSession } from './entities/session/session';
 import './shared/styles/tokens.css';
@@ -11,15 +12,17 @@ import './shared/styles/public-pages.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element.');
 
-const signedIn = readStoredSession() !== null;
-if (shouldMountApp(container, signedIn)) {
-  // The first screen's chunks are fetched side by side now, not one by one as the routes nest.
-  for (const name of openingScreens(window.location.pathname, signedIn)) {
-    screens[name].preload().catch(() => undefined);
-  }
+const session = readStoredSession();
+if (shouldMountApp(container, session !== null)) {
+  // The first screen's chunks are fetched side by side now, not one by one as the routes nest,
+  // and its data beside them.
+  const opening = openingScreens(window.location.pathname, session !== null);
+  for (const name of opening) screens[name].preload().catch(() => undefined);
+  const queryClient = createQueryClient();
+  prefetchOpeningData(queryClient, opening, session);
   createRoot(container).render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} />
     </StrictMode>,
   );
 }

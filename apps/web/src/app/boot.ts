@@ -1,3 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { postFeedOptions } from '../entities/post/postFeed';
+import { DEFAULT_SORT } from '../entities/post/postKeys';
+import type { Session } from '../entities/session/session';
 import { usernameOfHandle } from '../shared/lib/paths';
 import type { ScreenName } from './screens';
 
@@ -44,4 +48,20 @@ export function openingScreens(pathname: string, signedIn: boolean): ScreenName[
   if (screen === null) return ['notFound'];
   // The guard sends a visitor without a session to the login page.
   return signedIn ? ['layout', screen] : ['login'];
+}
+
+/**
+ * Asks for the data of the first screen while its chunks are still on their way, so that the
+ * answer does not wait for them: Home's first page, the screen most visits open on.
+ */
+export function prefetchOpeningData(
+  queryClient: QueryClient,
+  screens: readonly ScreenName[],
+  session: Session | null,
+): void {
+  if (session === null || !screens.includes('home')) return;
+  // A failure is left to the screen, which asks again and shows it.
+  queryClient
+    .infiniteQuery(postFeedOptions({ kind: 'home' }, DEFAULT_SORT, session.token))
+    .catch(() => undefined);
 }

@@ -14,7 +14,8 @@ import { isUnreachable } from '../../shared/offlineQueue/retry';
 import { useRequiredSession } from '../session/SessionProvider';
 import { tagKeys } from '../tag/tags.queries';
 import { postMessages } from './messages';
-import { editPost, fetchPost, fetchPostPage } from './posts.api';
+import { editPost, fetchPost } from './posts.api';
+import { postFeedOptions } from './postFeed';
 import { sendPost } from './sendPost';
 import { insertPostIntoLists, updatePostInCaches } from './postCache';
 import { parseListKey, postKeys, type FeedSource } from './postKeys';
@@ -31,14 +32,7 @@ import {
  */
 export function usePostFeed(source: FeedSource, sort: PostSort, { enabled = true } = {}) {
   const { token } = useRequiredSession();
-  return useInfiniteQuery({
-    queryKey: postKeys.list(source, sort),
-    queryFn: ({ pageParam, signal }) =>
-      fetchPostPage({ source, sort, cursor: pageParam, token, signal }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor,
-    enabled,
-  });
+  return useInfiniteQuery({ ...postFeedOptions(source, sort, token), enabled });
 }
 
 /** One post by id (a notification leads to it); kept in step with the lists it is in. */
