@@ -60,9 +60,10 @@ async function auditOnce(baseURL: string, page: AuditedPage) {
   });
   try {
     if (page.session !== null) {
-      // A file that is not the app: the origin gets its storage, the cache stays cold.
+      // An answer that is not the app (older builds answered /robots.txt with it): the origin
+      // gets its storage, the cache stays cold and no service worker is installed.
       const tab = browser.pages()[0] ?? (await browser.newPage());
-      await tab.goto(new URL('/robots.txt', baseURL).href);
+      await tab.goto(new URL('/api/health', baseURL).href);
       await tab.evaluate((record) => {
         (
           globalThis as unknown as { localStorage: { setItem: (k: string, v: string) => void } }
