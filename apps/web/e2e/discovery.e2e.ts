@@ -79,7 +79,7 @@ describe.skipIf(executable === null)('discovery: tags, mentions and search', () 
 
     const listbox = page.getByRole('listbox', { name: 'Members to mention' });
     await visible(listbox.getByRole('option', { name: new RegExp(`@${MEMBER.username}`) }));
-    expect(await text.getAttribute('aria-expanded')).toBe('true');
+    expect(await text.getAttribute('aria-controls')).toBe(await listbox.getAttribute('id'));
     await page.keyboard.press('ArrowDown');
     const chosen = listbox.getByRole('option', { selected: true });
     await visible(chosen);

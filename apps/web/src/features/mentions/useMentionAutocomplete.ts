@@ -33,8 +33,8 @@ function related(shown: string, typed: string): boolean {
 
 /**
  * Member suggestions for the @mention being typed in a text field, as a WAI-ARIA combobox
- * list: the field keeps its textbox role and gains aria-autocomplete, aria-expanded,
- * aria-controls and aria-activedescendant. ArrowDown/ArrowUp move, Enter or Tab inserts
+ * list: the field keeps its textbox role (a textarea takes no aria-expanded) and gains
+ * aria-autocomplete, aria-controls while the list shows, and aria-activedescendant. ArrowDown/ArrowUp move, Enter or Tab inserts
  * `@username `, Escape closes (until the name changes); while the list is open Enter never
  * reaches the form.
  *
@@ -133,7 +133,6 @@ export function useMentionAutocomplete({ text, onTextChange, fieldRef }: Options
 
   const fieldProps = {
     'aria-autocomplete': 'list' as const,
-    'aria-expanded': open,
     'aria-controls': open ? listboxId : undefined,
     'aria-activedescendant': active ? optionId(active) : undefined,
     onSelect: trackCaret,

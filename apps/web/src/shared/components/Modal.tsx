@@ -29,15 +29,14 @@ const FOCUSABLE = [
 ].join(',');
 
 /**
- * Whether the element is a field whose suggestion list is open (aria-autocomplete with
- * aria-expanded): Escape then closes that list, not the dialog.
+ * Whether the element is a field whose suggestion list is open (aria-autocomplete, with
+ * aria-expanded on a combobox, or aria-controls on a text area, which takes no aria-expanded):
+ * Escape then closes that list, not the dialog.
  */
 function hasOpenSuggestions(element: Element | null): boolean {
-  return (
-    element !== null &&
-    element.hasAttribute('aria-autocomplete') &&
-    element.getAttribute('aria-expanded') === 'true'
-  );
+  if (!element?.hasAttribute('aria-autocomplete')) return false;
+  const expanded = element.getAttribute('aria-expanded');
+  return expanded === null ? element.hasAttribute('aria-controls') : expanded === 'true';
 }
 
 function focusableWithin(container: HTMLElement): HTMLElement[] {
