@@ -853,8 +853,14 @@ function checkPublicPage(
   }
 }
 
-/** The member and tag feeds (modules/feeds): XML, or a plain-text 404. */
-const FEEDS = new Set(['/@:username.rss', '/@:username.atom', '/tags/:tag.rss']);
+/** The member and tag feeds and the sitemap (modules/feeds): XML, or a plain-text 404. */
+const FEEDS = new Set([
+  '/@:username.rss',
+  '/@:username.atom',
+  '/tags/:tag.rss',
+  '/sitemap.xml',
+  '/sitemaps/:page.xml',
+]);
 
 /** A feed answers its XML document, or 404 as text, whatever comes in. */
 function checkFeed(
@@ -868,7 +874,8 @@ function checkFeed(
     return;
   }
   if (response.statusCode !== 200) fail('unexpected status for a feed');
-  if (!/^application\/(rss|atom)\+xml; charset=utf-8$/.test(contentType)) fail('feed is not XML');
+  if (!/^application\/((rss|atom)\+)?xml; charset=utf-8$/.test(contentType))
+    fail('feed is not XML');
   if (request.method === 'HEAD') {
     if (response.body !== '') fail('HEAD answered a body');
   } else if (!response.body.startsWith('<?xml')) {
@@ -905,6 +912,12 @@ export function checkAnswer(
   // segment too long for any route) is answered as the API answers it, and checked as such below.
   if (PUBLIC_PAGES.has(route.path) && !String(contentType).startsWith('application/json')) {
     checkPublicPage(request, response, fail);
+    return;
+  }
+  // robots.txt is text; what does not reach it (`/robots.txt/`) is answered as the API answers.
+  if (route.path === '/robots.txt' && String(contentType).startsWith('text/plain')) {
+    if (statusCode !== 200) fail('robots.txt');
+    if (request.method === 'GET' && !response.body.includes('User-agent:')) fail('robots.txt');
     return;
   }
   if (FEEDS.has(route.path) && !String(contentType).startsWith('application/json')) {

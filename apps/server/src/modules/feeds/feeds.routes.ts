@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
 import { publicOrigin } from '../../lib/public-url';
 import type { WrittenFeed } from './feeds.service';
 
 const RSS_TYPE = 'application/rss+xml; charset=utf-8';
+const XML_TYPE = 'application/xml; charset=utf-8';
+// Crawlers come back daily at most; an hour bounds how long a profile's coming or going waits.
+const SITEMAP_CACHE = 'public, max-age=3600';
+/** Without a built web app (which has its own robots.txt): keep crawlers out of the API. */
+const DEFAULT_ROBOTS = 'User-agent: *\nDisallow: /api/\n';
 const ATOM_TYPE = 'application/atom+xml; charset=utf-8';
 // Feeds show only what anyone may see, so shared caches may keep them; readers poll every few
 // minutes, and five minutes bound how long a new post, or a member's leaving, takes to show.
@@ -65,8 +72,9 @@ async function answer(
 }
 
 /**
- * RSS and Atom feeds, outside /api: /@username.rss, /@username.atom and /tags/tag.rss. They are
- * read as a reader who is not signed in, whoever asks. HEAD is answered too (Fastify's own).
+ * RSS and Atom feeds, outside /api: /@username.rss, /@username.atom and /tags/tag.rss, and what
+ * crawlers read. They are read as a reader who is not signed in, whoever asks. HEAD is answered
+ * too (Fastify's own).
  */
 export const feedsRoutes: FastifyPluginAsync = async (app) => {
   const { feeds } = app.services;
@@ -85,4 +93,38 @@ export const feedsRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { tag: string } }>('/tags/:tag.rss', (request, reply) =>
     answer(request, reply, RSS_TYPE, () => feeds.tag(request.params.tag, originOf(request))),
   );
+  crawlerRoutes(app, originOf);
 };
+
+/**
+ * What crawlers read: /sitemap.xml (and its pages past 50,000 members) and robots.txt, the web
+ * app's own with the sitemap's address added (robots.txt names it absolute).
+ */
+function crawlerRoutes(app: FastifyInstance, originOf: (request: FastifyRequest) => string) {
+  const { feeds } = app.services;
+  const sitemapOf = async (reply: FastifyReply, xml: Promise<string | null>) => {
+    const written = await xml;
+    if (written === null) return notFound(reply);
+    return reply.header('cache-control', SITEMAP_CACHE).type(XML_TYPE).send(written);
+  };
+  app.get('/sitemap.xml', (request, reply) =>
+    sitemapOf(reply, feeds.sitemap(originOf(request), null)),
+  );
+  app.get<{ Params: { page: string } }>('/sitemaps/:page.xml', (request, reply) => {
+    const page = /^[1-9][0-9]{0,5}$/.test(request.params.page) ? Number(request.params.page) : 0;
+    if (page === 0) return notFound(reply);
+    return sitemapOf(reply, feeds.sitemap(originOf(request), page));
+  });
+
+  const webDir = app.config.webDir;
+  let rules: Promise<string> | null = null;
+  const robotsRules = () =>
+    (rules ??=
+      webDir === null
+        ? Promise.resolve(DEFAULT_ROBOTS)
+        : readFile(path.join(webDir, 'robots.txt'), 'utf8').catch(() => DEFAULT_ROBOTS));
+  app.get('/robots.txt', async (request, reply) => {
+    const text = `${(await robotsRules()).trimEnd()}\n\nSitemap: ${originOf(request)}/sitemap.xml\n`;
+    return reply.header('cache-control', 'no-cache').type('text/plain; charset=utf-8').send(text);
+  });
+}

@@ -3,9 +3,11 @@ import { createEnclosures } from './enclosures';
 import { atom1, rss2 } from './feed-xml';
 import type { FeedsDeps } from './feeds.deps';
 import { memberFeed } from './member-feed';
+import { sitemap, type SitemapDeps } from './sitemap';
 import { tagFeed } from './tag-feed';
 
-export interface FeedsServiceDeps extends Omit<FeedsDeps, 'images'> {
+export interface FeedsServiceDeps extends Omit<FeedsDeps, 'images' | 'users'> {
+  users: FeedsDeps['users'] & SitemapDeps['users'];
   media: Pick<MediaService, 'read' | 'sizesOf'>;
 }
 
@@ -43,6 +45,8 @@ export function createFeedsService({ media, ...rest }: FeedsServiceDeps) {
       const feed = await tagFeed(deps, tag, origin);
       return feed ? { xml: rss2(feed), noindex: false } : null;
     },
+    /** The sitemap of indexable profiles (`page` null: /sitemap.xml); null past the last page. */
+    sitemap: (origin: string, page: number | null) => sitemap({ users: rest.users }, origin, page),
   };
 }
 

@@ -26,3 +26,27 @@ export const publicIdsAmong = compiledQuery((db: Db, ids: unknown) =>
     .where('id', 'in', idList(db, ids))
     .where('public_profile', '=', 1),
 );
+
+/**
+ * Members whose public pages search engines may index (shown to people who are not signed in, and
+ * not asking for noindex), by id, `limit` of them from the `offset`-th: a sitemap's page.
+ */
+export const indexableRows = compiledQuery((db: Db, offset: number, limit: number) =>
+  db
+    .selectFrom('users')
+    .select(['username', 'updated_at'])
+    .where('public_profile', '=', 1)
+    .where('noindex', '=', 0)
+    .orderBy('id')
+    .offset(offset)
+    .limit(limit),
+);
+
+/** How many members' public pages search engines may index. */
+export const indexableCount = compiledQuery((db: Db) =>
+  db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('public_profile', '=', 1)
+    .where('noindex', '=', 0),
+);

@@ -35,3 +35,24 @@ export async function publicAmong(
   const rows = await repo.publicIdsAmong(reads, idListValue(reads, [...new Set(ids)]));
   return new Set(rows.map((row) => row.id));
 }
+
+/** A member a sitemap lists: their username and when their profile last changed. */
+export interface IndexableMember {
+  username: string;
+  updatedAt: Date;
+}
+
+/** A page of the members whose public pages search engines may index, in a stable order. */
+export async function indexableMembers(
+  { reads }: Pick<UsersDeps, 'reads'>,
+  page: { offset: number; limit: number },
+): Promise<{ members: IndexableMember[]; total: number }> {
+  const [rows, [count]] = await Promise.all([
+    repo.indexableRows(reads, page.offset, page.limit),
+    repo.indexableCount(reads),
+  ]);
+  return {
+    members: rows.map((row) => ({ username: row.username, updatedAt: new Date(row.updated_at) })),
+    total: Number(count?.count ?? 0),
+  };
+}

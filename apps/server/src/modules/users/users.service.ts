@@ -7,7 +7,7 @@ import { endFollowsBetween } from './end-follows';
 import { follow, lockPair, unfollow } from './follow';
 import { createFollowsNearlyEveryone } from './follows-nearly-everyone';
 import { profile } from './profile';
-import { publicAmong, publicMember, type PublicMember } from './public';
+import { indexableMembers, publicAmong, publicMember, type PublicMember } from './public';
 import { searchMembers } from './search';
 import { suggestions } from './suggestions';
 import type { Db, UsersDeps, UsersServiceDeps } from './users.deps';
@@ -82,6 +82,8 @@ export function createUsersService(serviceDeps: UsersServiceDeps) {
     publicMember: (username: string): Promise<PublicMember | null> => publicMember(deps, username),
     /** Which of these members let people who are not signed in see them. */
     publicAmong: (ids: readonly string[]): Promise<Set<string>> => publicAmong(deps, ids),
+    /** A page of the members search engines may index, with how many there are (sitemaps). */
+    indexableMembers: (page: { offset: number; limit: number }) => indexableMembers(deps, page),
     edit: (viewer: Viewer, changes: UserEditBody['userData']) => editProfile(deps, viewer, changes),
     follow: (viewer: Viewer, userId: string) => follow(deps, viewer, userId),
     unfollow: (viewer: Viewer, userId: string) => unfollow(deps, viewer, userId),
