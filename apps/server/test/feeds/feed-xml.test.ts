@@ -3,13 +3,17 @@ import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { FeedDocument } from '../../src/modules/feeds/feed-document';
 import { atom1, rss2 } from '../../src/modules/feeds/feed-xml';
-import { postHtml, postTitle, type FeedLinks } from '../../src/modules/feeds/post-html';
+import { postTitle, type FeedLinks } from '../../src/modules/feeds/post-html';
+import { contentHtml } from '../../src/read-model/post/content-html';
 import { wellFormed } from './feed-helpers';
 
 const links: FeedLinks = {
   member: (username) => `https://perch.example/@${username}`,
   tag: (tag) => `https://perch.example/tags/${encodeURIComponent(tag)}`,
 };
+
+const postHtml = (text: string, entities: readonly Entity[], feedLinks: FeedLinks) =>
+  contentHtml(text, entities, { tag: feedLinks.tag, member: feedLinks.member });
 
 /** Mentions as the server stores them: only of members that exist, here every one. */
 function entitiesOf(text: string): Entity[] {
@@ -106,6 +110,15 @@ describe('post HTML', () => {
   it('makes paragraphs of blank lines and nothing of surrounding space', () => {
     expect(postHtml('  \n\na\n\n\n\nb\n  ', [], links)).toBe('<p>a</p><p>b</p>');
     expect(postHtml('', [], links)).toBe('');
+  });
+
+  it('leaves a mention as text where the member has no page to link', () => {
+    const text = 'hi @ann_b & @cy_d';
+    const html = contentHtml(text, entitiesOf(text), {
+      tag: links.tag,
+      member: (username, userId) => (userId === 'id-ann_b' ? null : `/@${username}`),
+    });
+    expect(html).toBe('<p>hi @ann_b &amp; <a href="/@cy_d" class="mention">@cy_d</a></p>');
   });
 });
 

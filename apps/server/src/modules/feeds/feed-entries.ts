@@ -1,7 +1,8 @@
 import { tagsOf, type Post, type UserStub } from '@perch/contract';
 import type { FeedEntry, FeedPerson } from './feed-document';
 import type { ImageDetails } from './enclosures';
-import { postHtml, postTitle, type FeedLinks } from './post-html';
+import { contentHtml } from '../../read-model/post/content-html';
+import { postTitle, type FeedLinks } from './post-html';
 
 /** The instance's public addresses, from where it is reached (see publicOrigin). */
 export interface SiteLinks extends FeedLinks {
@@ -41,7 +42,7 @@ export function entriesOf(
     return {
       url: links.post(post.author.username, post._id),
       title: postTitle(post.content, displayName(post.author)),
-      html: postHtml(post.content, post.entities, links),
+      html: contentHtml(post.content, post.entities, { tag: links.tag, member: links.member }),
       published: new Date(post.createdAt),
       updated: new Date(post.updatedAt),
       author: personOf(post.author, links),

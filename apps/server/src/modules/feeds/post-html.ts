@@ -1,6 +1,3 @@
-import { splitByEntities, type Entity } from '@perch/contract';
-import escapeHtml from 'escape-html';
-
 /** Where a feed's links point: absolute addresses of member and tag pages. */
 export interface FeedLinks {
   member: (username: string) => string;
@@ -9,36 +6,6 @@ export interface FeedLinks {
 
 const TITLE_MAX = 80;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-function entityHtml(text: string, entity: Entity, links: FeedLinks): string {
-  const href =
-    entity.type === 'tag' ? links.tag(entity.tag) : links.member(entity.username.toLowerCase());
-  const rel = entity.type === 'tag' ? ' rel="tag"' : '';
-  const kind = entity.type === 'tag' ? 'hashtag' : 'mention';
-  return `<a href="${escapeHtml(href)}" class="${kind}"${rel}>${escapeHtml(text)}</a>`;
-}
-
-/**
- * A post's text as HTML for feed readers: everything escaped, tags and mentions as links to their
- * pages, a blank line starting a new paragraph and a single line break kept as <br>.
- */
-export function postHtml(text: string, entities: readonly Entity[], links: FeedLinks): string {
-  // Entities' offsets count in the text as written, so line endings are made one after the split.
-  const html = splitByEntities(text, entities)
-    .map((part) =>
-      part.kind === 'text'
-        ? escapeHtml(part.text.replace(/\r\n?/g, '\n'))
-        : entityHtml(part.text, part.entity, links),
-    )
-    .join('');
-  // Escaping and links add no line breaks: those left are the text's own.
-  return html
-    .trim()
-    .split(/\n\s*\n/)
-    .filter((paragraph) => paragraph.trim() !== '')
-    .map((paragraph) => `<p>${paragraph.trim().replace(/\n/g, '<br>')}</p>`)
-    .join('');
-}
 
 /**
  * A plain-text title for a post: its first line's opening words, cut at a word where it can be;

@@ -1,5 +1,6 @@
-import { splitByEntities, type Entity, type Post, type UserStub } from '@perch/contract';
-import { html, type Html, type HtmlPart } from './html';
+import type { Entity, Post, UserStub } from '@perch/contract';
+import { contentHtml } from '../../../read-model/post/content-html';
+import { Html, html } from './html';
 
 /** What a page knows beside its posts: members it may link to, images' recorded sizes. */
 export interface PageContext {
@@ -54,25 +55,14 @@ export function shortened(text: string, max: number): string {
 export const counted = (count: number, one: string, many: string): string =>
   `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
-function entityLink(text: string, entity: Entity, context: PageContext): Html | string {
-  if (entity.type === 'tag') return html`<a href="${tagPath(entity.tag)}" rel="tag">${text}</a>`;
-  if (!context.linkable.has(entity.userId)) return text;
-  return html`<a href="${profilePath(entity.username)}">${text}</a>`;
-}
-
-/** Text with its line breaks kept as <br>: the page's own whitespace is insignificant. */
-function withLineBreaks(text: string): HtmlPart[] {
-  return text
-    .split(/\r\n?|\n/)
-    .flatMap((line, index) => (index === 0 ? [line] : [html`<br />`, line]));
-}
-
-/** A post's or comment's text, escaped, its tags and public members' mentions as links. */
+/** A post's or comment's text (read-model/post/content-html): tags and public members linked. */
 export function richText(text: string, entities: readonly Entity[], context: PageContext): Html {
-  const parts = splitByEntities(text, entities).map((part) =>
-    part.kind === 'text' ? withLineBreaks(part.text) : entityLink(part.text, part.entity, context),
+  return new Html(
+    contentHtml(text, entities, {
+      tag: tagPath,
+      member: (username, userId) => (context.linkable.has(userId) ? profilePath(username) : null),
+    }),
   );
-  return html`${parts}`;
 }
 
 /** A member's picture, or their initials in a circle when they have none. */
@@ -131,7 +121,7 @@ export function postCard(post: Post, context: PageContext, eager: boolean): Html
     <p class="public-post-meta">
       <a href="${postPath(post.username, post._id)}">${timeOf(post.createdAt)}</a>
     </p>
-    ${post.content && html`<p class="public-post-text">${richText(post.content, post.entities, context)}</p>`}
+    ${post.content && html`<div class="public-post-text">${richText(post.content, post.entities, context)}</div>`}
     ${postImage(post, context, eager)} ${postStats(post, true)}
   </article>`;
 }

@@ -84,7 +84,7 @@ function commentItem({ comment, authorShown }: PostView['comments'][number], con
       : html`<span>${name}</span>`;
   return html`<li class="public-comment">
     <p class="public-comment-meta">${byline} · ${timeOf(comment.createdAt)}</p>
-    <p class="public-comment-text">${richText(comment.text, comment.entities, context)}</p>
+    <div class="public-comment-text">${richText(comment.text, comment.entities, context)}</div>
   </li>`;
 }
 
@@ -117,7 +117,7 @@ function postContent(view: PostView): Html {
             <p class="public-username">@${user.username}</p>
           </div>
         </div>
-        ${post.content && html`<p class="public-post-text">${richText(post.content, post.entities, context)}</p>`}
+        ${post.content && html`<div class="public-post-text">${richText(post.content, post.entities, context)}</div>`}
         ${postImage(post, context, true)}
         <p class="public-post-meta">${timeOf(post.createdAt)}</p>
         ${postStats(post, false)}
