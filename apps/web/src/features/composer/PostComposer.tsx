@@ -109,9 +109,6 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
               className={['post-composer__submit', blank && 'post-composer__submit--blank']
                 .filter(Boolean)
                 .join(' ')}
-              // Announced as unavailable (and so exempt from the contrast rule for controls in
-              // use) while it still submits, to say what is missing.
-              aria-disabled={blank || undefined}
               loading={create.isPending}
             >
               Post
