@@ -87,6 +87,16 @@ async function auditOnce(baseURL: string, page: AuditedPage) {
 
 type Result = Awaited<ReturnType<typeof auditOnce>>;
 
+/**
+ * A run whose trace Lighthouse could not read (now and then NO_NAVSTART) has no performance
+ * figures: it is run again, up to twice.
+ */
+async function auditRetried(baseURL: string, page: AuditedPage): Promise<Result> {
+  let lhr = await auditOnce(baseURL, page);
+  for (let retry = 0; retry < 2 && lhr.runtimeError; retry++) lhr = await auditOnce(baseURL, page);
+  return lhr;
+}
+
 function figuresOf(page: AuditedPage, lhr: Result, performanceRuns: number[]): PageFigures {
   const score = (category: Category) => {
     const value = lhr.categories[category]?.score;
@@ -143,7 +153,8 @@ export async function measureLighthouse(options: {
   const result: LighthouseResult = { pages: [], lost: {} };
   for (const page of options.pages) {
     const runs: Result[] = [];
-    for (let run = 0; run < options.runs; run++) runs.push(await auditOnce(options.baseURL, page));
+    for (let run = 0; run < options.runs; run++)
+      runs.push(await auditRetried(options.baseURL, page));
     const performance = runs.map((lhr) =>
       Math.round((lhr.categories.performance?.score ?? 0) * 100),
     );
