@@ -1,5 +1,3 @@
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { MEDIA_POST_MAX_SIDE, MediaMessages } from '@perch/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,10 +11,6 @@ const MB = 1024 * 1024;
 const UPLOADS = 30;
 const AT_ONCE = 6;
 
-// Forced collections, so that the figures are the decoders' memory and not JavaScript's garbage.
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc') as () => void;
-
 let t: MediaTestApp;
 let member: Member;
 beforeAll(async () => {
@@ -26,13 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-const rssMb = async () => {
-  gc();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  gc();
-  return process.memoryUsage().rss / MB;
-};
 
 const send = (data: Buffer, name: string, type: string) =>
   upload(t.app, [filePart(data, name, type)], { token: member.token });
@@ -49,28 +36,19 @@ describe('decompression bombs', () => {
   });
 
   it(
-    'keeps memory level over 30 uploads of a 36-megapixel one, 6 at a time',
+    'decodes 30 uploads of a 36-megapixel one sent 6 at a time one after another, with no cache kept',
     { timeout: 180_000 },
     async () => {
       // 6000 × 6000 of one colour: 120 kB that decode to 108 MB, under the 40-megapixel limit.
+      // What keeps memory level is checked here (one decode at a time, libvips's operation cache
+      // empty); the memory itself is a figure, measured by measure-bomb-memory.ts (decision 0032).
       const bomb = await blankPngBomb(6000);
-      const figures = [await rssMb()];
       for (let sent = 0; sent < UPLOADS; sent += AT_ONCE) {
         const batch = Array.from({ length: AT_ONCE }, () => send(bomb, 'bomb.png', 'image/png'));
         for (const response of await Promise.all(batch)) {
           expect(response.statusCode, response.body).toBe(201);
         }
-        figures.push(await rssMb());
       }
-      const half = Math.floor(figures.length / 2);
-      const growth = (figures.at(-1) ?? 0) - (figures[half] ?? 0);
-      console.info(
-        `RSS over ${UPLOADS} uploads of a 6000 × 6000 PNG, ${AT_ONCE} at a time (MB): ` +
-          `${figures.map((mb) => mb.toFixed(0)).join(', ')}; second half +${growth.toFixed(0)} MB`,
-      );
-      // Measured: +0 to +25 MB in the second half with one decode at a time; +40 to +75 MB
-      // before, with two at a time and libvips's operation cache.
-      expect(growth).toBeLessThan(32);
       expect(decodeStats()).toMatchObject({ running: 0, waiting: 0, most: 1 });
       expect(sharp.cache()).toMatchObject({ items: { current: 0 } });
 
