@@ -6,6 +6,22 @@ import { UpdatePrompt } from './UpdatePrompt';
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 /**
+ * Lets the waiting version take over and reloads once it controls the page. The reload is ours:
+ * workbox-window reloads only when it counts the change as an update, which it does not always
+ * for a version that arrives during the visit that installed the first one.
+ */
+function reloadWhenControlled(update: (reloadPage?: boolean) => Promise<void>): Promise<void> {
+  navigator.serviceWorker.addEventListener(
+    'controllerchange',
+    () => {
+      window.location.reload();
+    },
+    { once: true },
+  );
+  return update(false);
+}
+
+/**
  * Registers the service worker that keeps the app shell offline (vite.config.ts). A new build
  * waits until the member presses Reload in the prompt; until then every tab keeps the version it
  * loaded with.
@@ -17,7 +33,7 @@ export function registerServiceWorker(): void {
       toast(
         (shown) => (
           <UpdatePrompt
-            onReload={() => updateServiceWorker(true)}
+            onReload={() => reloadWhenControlled(updateServiceWorker)}
             onDismiss={() => {
               toast.dismiss(shown.id);
             }}
