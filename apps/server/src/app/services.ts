@@ -58,7 +58,7 @@ type Jobs = Record<string, () => Promise<unknown>>;
 
 /** The read model's presenters and the caches behind them, sized from the configuration. */
 function createReadModel({ db, reads, config }: Pick<ServicesDeps, 'db' | 'reads' | 'config'>) {
-  const hidden = createHiddenMembers({ reads: db, max: 50_000 });
+  const hidden = createHiddenMembers({ reads, max: 50_000 });
   const members = createMemberPresenter({
     reads,
     maxSummaries: 50_000,

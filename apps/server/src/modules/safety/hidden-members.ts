@@ -29,10 +29,7 @@ const NO_ONE: Relations = {
 };
 
 export interface HiddenMembersDeps {
-  /**
-   * Where relations are read: the writing connection (services.ts), which sees every change
-   * whose events dropped them; they are read once per change, so it costs the writer little.
-   */
+  /** Where relations are read (a read-only connection on SQLite). */
   reads: Db;
   /** Members whose relations are kept (most have none: an entry is then a few bytes). */
   max: number;
