@@ -1,6 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { atPath, loginAsGuest, pathname, storedSession, visible, visit } from './support/app';
+import {
+  atPath,
+  loginAsGuest,
+  pathname,
+  reload,
+  storedSession,
+  visible,
+  visit,
+} from './support/app';
 import { DESKTOP, launchChromium, MOBILE, openPage } from './support/chromium';
 
 const executable = inject('browserExecutable');
@@ -155,6 +163,33 @@ describe.skipIf(executable === null)('navigation', () => {
       // It stays there once the feed has settled.
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => window.scrollY)).toBe(600);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps the place through a reload, and opens an address typed anew at the top', async () => {
+    const { context, page } = await openPage(browser, baseURL, DESKTOP);
+    const scrollY = () => page.evaluate(() => window.scrollY);
+    try {
+      await loginAsGuest(page);
+      await visit(page, '/settings');
+      await visible(page.getByRole('heading', { level: 1, name: 'Settings', exact: true }));
+      await page.evaluate(() => {
+        window.scrollTo(0, 400);
+      });
+      await expect.poll(scrollY).toBe(400);
+      await reload(page);
+      await expect.poll(scrollY).toBe(400);
+      // Another address, and the same one, loaded from the address bar: both start at the top.
+      await visit(page, '/');
+      await visible(page.getByTestId('post-card').first());
+      await page.waitForTimeout(300);
+      expect(await scrollY()).toBe(0);
+      await visit(page, '/settings');
+      await visible(page.getByRole('heading', { level: 1, name: 'Settings', exact: true }));
+      await page.waitForTimeout(300);
+      expect(await scrollY()).toBe(0);
     } finally {
       await context.close();
     }

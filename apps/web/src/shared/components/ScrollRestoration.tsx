@@ -8,7 +8,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { NavigationType, useLocation, useNavigationType } from 'react-router-dom';
+import { NavigationType, useLocation, useNavigationType, type Location } from 'react-router-dom';
 
 const STORAGE_KEY = 'perch-scroll-positions';
 /** How long a returning screen may take to grow tall enough for its old position. */
@@ -31,6 +31,23 @@ function savePositions(positions: Map<string, number>): void {
   } catch {
     // Storage full or blocked: positions live for this page only.
   }
+}
+
+/**
+ * Positions are kept per history entry and address: the first entry of every page load has the
+ * same key ('default'), whatever its address.
+ */
+function entryOf(location: Location): string {
+  return `${location.key} ${location.pathname}${location.search}`;
+}
+
+/**
+ * Whether this page load returns to an entry (reload, Back or Forward), whose saved position
+ * applies, rather than opening an address anew (a link from elsewhere, the address bar).
+ */
+function loadReturns(): boolean {
+  const [load] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return load?.type === 'reload' || load?.type === 'back_forward';
 }
 
 /**
@@ -78,14 +95,20 @@ export function ScrollRestoration({ children }: { children: ReactNode }) {
   const location = useLocation();
   const navigationType = useNavigationType();
   const [positions] = useState(readPositions);
-  const currentKey = useRef(location.key);
+  // The location the page loaded with: a Pop to it is the load itself, not Back or Forward.
+  const [loadedAt] = useState(location);
+  const [loadReturned] = useState(loadReturns);
+  const entry = entryOf(location);
+  const currentEntry = useRef(entry);
   const restoring = useRef<(() => void) | null>(null);
 
   const arrival = useMemo(() => {
-    const saved = positions.get(location.key);
-    if (navigationType === NavigationType.Pop && saved !== undefined) return saved;
+    const saved = positions.get(entry);
+    const returned =
+      navigationType === NavigationType.Pop && (location !== loadedAt || loadReturned);
+    if (returned && saved !== undefined) return saved;
     return location.hash ? null : 0;
-  }, [positions, location.key, location.hash, navigationType]);
+  }, [positions, entry, location, loadedAt, loadReturned, navigationType]);
 
   useEffect(() => {
     // The app restores positions itself; the browser's own restoration would fight it.
@@ -96,8 +119,8 @@ export function ScrollRestoration({ children }: { children: ReactNode }) {
       frame = requestAnimationFrame(() => {
         // While a position is being restored, the page is not where the member left it yet.
         if (restoring.current) return;
-        positions.delete(currentKey.current);
-        positions.set(currentKey.current, window.scrollY);
+        positions.delete(currentEntry.current);
+        positions.set(currentEntry.current, window.scrollY);
       });
     };
     const onHide = () => {
@@ -114,7 +137,7 @@ export function ScrollRestoration({ children }: { children: ReactNode }) {
   }, [positions]);
 
   useLayoutEffect(() => {
-    currentKey.current = location.key;
+    currentEntry.current = entry;
     restoring.current?.();
     if (arrival !== null && arrival > 0) {
       restoring.current = restoreWhenTallEnough(arrival, () => {
@@ -127,7 +150,7 @@ export function ScrollRestoration({ children }: { children: ReactNode }) {
       : null;
     if (target) target.scrollIntoView();
     else window.scrollTo(0, 0);
-  }, [arrival, location.key, location.hash]);
+  }, [arrival, entry, location.hash]);
 
   return <ArrivalScrollTop.Provider value={arrival}>{children}</ArrivalScrollTop.Provider>;
 }
