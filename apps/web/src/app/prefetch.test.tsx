@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFeeds, signInAsMe } from '../entities/post/posts.mocks';
+import { isReloading } from '../shared/lib/reloading';
 import { loadSchemas } from '../shared/lib/schemas';
 import type * as SchemasModule from '../shared/lib/schemas';
 import { readStoredSession } from '../test/fixtures';
@@ -13,6 +14,11 @@ vi.mock('../shared/lib/schemas', async (importOriginal) => {
   const actual = await importOriginal<typeof SchemasModule>();
   return { ...actual, loadSchemas: vi.fn(actual.loadSchemas) };
 });
+
+vi.mock('../shared/lib/reloading', () => ({
+  isReloading: vi.fn(() => false),
+  markReloading: vi.fn(),
+}));
 
 /** The browser's idle callbacks, run when the test says so. */
 function idleQueue() {
@@ -35,6 +41,7 @@ function idleQueue() {
 describe('what loads after the first screen', () => {
   beforeEach(() => {
     vi.mocked(loadSchemas).mockClear();
+    vi.mocked(isReloading).mockReturnValue(false);
   });
 
   it('a visitor on the login page gets the response schemas only once they start on the form', async () => {
@@ -47,6 +54,38 @@ describe('what loads after the first screen', () => {
     await user.click(username);
 
     expect(loadSchemas).toHaveBeenCalledTimes(1);
+  });
+
+  it('a tap outside the screen, on a toast, is not a start on the form', async () => {
+    const runIdle = idleQueue();
+    const { user } = renderApp('/login');
+    await screen.findByLabelText('Username');
+    const toastButton = document.createElement('button');
+    toastButton.textContent = 'Reload';
+    document.body.append(toastButton);
+    try {
+      await user.click(toastButton);
+      await runIdle();
+      expect(loadSchemas).not.toHaveBeenCalled();
+    } finally {
+      toastButton.remove();
+    }
+  });
+
+  it('preloads nothing more once the page is reloading into a new version', async () => {
+    const preloads = (['explore', 'notifications', 'profile'] as const).map((name) =>
+      vi.spyOn(screens[name], 'preload'),
+    );
+    const runIdle = idleQueue();
+    signInAsMe();
+    mockFeeds({ home: [] });
+    renderApp('/');
+    await screen.findByRole('heading', { level: 1, name: 'Home' });
+    vi.mocked(isReloading).mockReturnValue(true);
+
+    await runIdle();
+
+    for (const preload of preloads) expect(preload).not.toHaveBeenCalled();
   });
 
   it('a signed-in member gets the likely next screens when the browser is idle', async () => {

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useSession } from '../entities/session/SessionProvider';
+import { isReloading } from '../shared/lib/reloading';
 import { loadSchemas } from '../shared/lib/schemas';
 import { screens, type ScreenName } from './screens';
 
@@ -45,6 +46,7 @@ export function preloadInTurn(names: readonly ScreenName[]): Cancel {
     const name = names[index];
     if (name === undefined) return;
     cancel = whenIdle(() => {
+      if (isReloading()) return;
       screens[name].preload().then(
         () => {
           next(index + 1);
@@ -59,13 +61,17 @@ export function preloadInTurn(names: readonly ScreenName[]): Cancel {
   };
 }
 
-/** Calls `task` once, the first time the visitor types, taps or focuses anything. */
+/**
+ * Calls `task` once, the first time the visitor types, taps or focuses anything on the screen
+ * itself (its `main`; a toast such as the new version's Reload is not a start on the form).
+ */
 function onFirstIntent(task: () => void): Cancel {
   const events = ['pointerdown', 'keydown', 'focusin'] as const;
   const stop = () => {
     for (const type of events) document.removeEventListener(type, run, true);
   };
-  function run() {
+  function run(event: Event) {
+    if (!(event.target instanceof Element) || event.target.closest('main') === null) return;
     stop();
     task();
   }

@@ -1,5 +1,6 @@
 import toast from 'react-hot-toast';
 import { registerSW } from 'virtual:pwa-register';
+import { markReloading } from '../../shared/lib/reloading';
 import { UpdatePrompt } from './UpdatePrompt';
 
 /** How often an open app asks the server for a new build, besides each start and each focus. */
@@ -11,6 +12,7 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000;
  * for a version that arrives during the visit that installed the first one.
  */
 function reloadWhenControlled(update: (reloadPage?: boolean) => Promise<void>): Promise<void> {
+  markReloading();
   navigator.serviceWorker.addEventListener(
     'controllerchange',
     () => {
