@@ -61,3 +61,25 @@ export const privacyUpdateBodySchema = z
     message: AccountErrors.privacyEmpty,
   });
 export type PrivacyUpdateBody = z.input<typeof privacyUpdateBodySchema>;
+
+/**
+ * A member's reading preferences (GET /api/account/preferences), the same on every device:
+ * - alwaysShowSensitiveMedia: images marked sensitive are shown at once rather than blurred
+ *   (default false). Content warnings still hide their posts.
+ */
+export const preferencesSchema = z.object({
+  alwaysShowSensitiveMedia: z.boolean(),
+});
+export type Preferences = z.infer<typeof preferencesSchema>;
+
+/** PATCH /api/account/preferences: the preferences to change; nothing else. */
+export const preferencesUpdateBodySchema = z
+  .strictObject({
+    alwaysShowSensitiveMedia: z
+      .boolean({ error: AccountErrors.preferenceNotBoolean('alwaysShowSensitiveMedia') })
+      .optional(),
+  })
+  .refine((body) => body.alwaysShowSensitiveMedia !== undefined, {
+    message: AccountErrors.preferencesEmpty,
+  });
+export type PreferencesUpdateBody = z.input<typeof preferencesUpdateBodySchema>;

@@ -14,6 +14,8 @@ export const AccountErrors = {
   exportTooOften: 'You can download your data 3 times an hour. Please try again later.',
   privacyEmpty: 'Send publicProfile, noindex or both.',
   privacyNotBoolean: (field: 'publicProfile' | 'noindex') => `${field} must be true or false.`,
+  preferencesEmpty: 'Send alwaysShowSensitiveMedia.',
+  preferenceNotBoolean: (field: 'alwaysShowSensitiveMedia') => `${field} must be true or false.`,
 } as const;
 
 /** Exports a member may start in an hour. */

@@ -14,3 +14,10 @@ export const MEDIA_ALT_TOO_LONG = `An image description can be at most ${MEDIA_A
 
 /** How many of a post's comments its answers embed as `comments`: the first page, oldest first. */
 export const EMBEDDED_COMMENTS_MAX = 20;
+
+/**
+ * The longest content warning a post may carry, in characters. A warning hides the post's text
+ * and images behind it until the reader asks to see them, and marks its images sensitive.
+ */
+export const CONTENT_WARNING_MAX = 200;
+export const CONTENT_WARNING_TOO_LONG = `A content warning can be at most ${CONTENT_WARNING_MAX} characters.`;

@@ -5,6 +5,8 @@ import { entitySchema } from './entities';
 import { nextCursorSchema } from './pagination';
 import { recordIdFields, userRefSchema, userStubSchema } from './records';
 import {
+  CONTENT_WARNING_MAX,
+  CONTENT_WARNING_TOO_LONG,
   MEDIA_ALT_MAX,
   MEDIA_ALT_TOO_LONG,
   MEDIA_URL_PATTERN,
@@ -40,6 +42,19 @@ export const postInputSchema = z.object({
     // A post sent back as it was read carries null for none.
     .nullable()
     .optional(),
+  /**
+   * A warning shown in place of the post's text and images until the reader asks to see them
+   * (spaces around it dropped; empty or null for none). A post with one has its images sensitive.
+   */
+  contentWarning: z
+    .string({ error: 'contentWarning must be text.' })
+    .refine((text) => countCharacters(text.trim()) <= CONTENT_WARNING_MAX, {
+      message: CONTENT_WARNING_TOO_LONG,
+    })
+    .nullable()
+    .optional(),
+  /** The post's images are blurred until the reader presses them (or always shows them). */
+  sensitive: z.boolean({ error: 'sensitive must be true or false.' }).optional(),
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
@@ -76,6 +91,10 @@ export const postSchema = z.object({
   mediaURL: z.string().nullable(),
   /** The image's description (alt text), null when it has none (or there is no image). */
   mediaAlt: z.string().nullable(),
+  /** A warning that hides the text and images until the reader asks; null when there is none. */
+  contentWarning: z.string().nullable(),
+  /** Whether the images are blurred until pressed; always true with a content warning. */
+  sensitive: z.boolean(),
   username: z.string(),
   userId: z.string(),
   author: postAuthorSchema,

@@ -44,6 +44,8 @@ interface ExportedPost {
   content: string;
   mediaURL: string | null;
   mediaAlt: string | null;
+  contentWarning: string | null;
+  sensitive: boolean;
   likeCount: number;
   commentCount: number;
   createdAt: string;
@@ -125,6 +127,8 @@ describe('GET /api/users/me/export', () => {
       content: p1.content,
       mediaURL: picture,
       mediaAlt: null,
+      contentWarning: null,
+      sensitive: false,
       likeCount: 1,
       commentCount: 2,
       createdAt: p1.createdAt,

@@ -54,6 +54,8 @@ CALLS.push(
   'GET /api/users/me/export',
   'GET /api/account/privacy',
   'PATCH /api/account/privacy',
+  'GET /api/account/preferences',
+  'PATCH /api/account/preferences',
   'GET /api/auth/sessions',
   'DELETE /api/auth/sessions/{sessionId}',
   'POST /api/users/block/{userId}',

@@ -50,6 +50,7 @@ const row = (username: string, passwordHash: string): UserRow => ({
   updated_at: 0,
   public_profile: 1,
   noindex: 0,
+  always_show_sensitive: 0,
 });
 
 const context = { userAgent: 'test' };

@@ -290,7 +290,14 @@ describe('posts', () => {
     server.use(
       http.get(`/api/posts/${post._id}`, () =>
         HttpResponse.json({
-          post: { ...post, content: '#After', entities, updatedAt: '2026-11-23T10:00:00.000Z' },
+          post: {
+            ...post,
+            content: '#After',
+            entities,
+            contentWarning: 'Now warned',
+            sensitive: true,
+            updatedAt: '2026-11-23T10:00:00.000Z',
+          },
         }),
       ),
     );
@@ -299,6 +306,10 @@ describe('posts', () => {
 
     await expect.poll(() => listPosts({ kind: 'home' })[0]?.content).toBe('#After');
     expect(listPosts({ kind: 'home' })[0]?.entities).toEqual(entities);
+    expect(listPosts({ kind: 'home' })[0]).toMatchObject({
+      contentWarning: 'Now warned',
+      sensitive: true,
+    });
     expect(listPosts({ kind: 'liked' })[0]?.content).toBe('#After');
   });
 });

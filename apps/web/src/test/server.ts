@@ -2,7 +2,8 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 
 /**
- * Answers for the lists every signed-in screen loads (feeds, who to follow, the unread count),
+ * Answers for the lists every signed-in screen loads (feeds, who to follow, the unread count,
+ * the reading preferences),
  * so that a test about something else needs no handlers for them. Tests override them with
  * `server.use`.
  */
@@ -17,6 +18,9 @@ const emptyListHandlers = [
   http.get('*/api/users/me/muted', () => HttpResponse.json({ users: [], nextCursor: null })),
   http.get('*/api/notifications/unread', () => HttpResponse.json({ unreadCount: 0 })),
   http.get('*/api/trends/tags', () => HttpResponse.json({ tags: [] })),
+  http.get('*/api/account/preferences', () =>
+    HttpResponse.json({ alwaysShowSensitiveMedia: false }),
+  ),
 ];
 
 /** Session cookie calls (made at start-up and on logout), answered as the server does. */

@@ -195,23 +195,27 @@ export async function deleteMember(db: Db, userId: string): Promise<boolean> {
   return result.numDeletedRows > 0n;
 }
 
-/** The member's privacy settings (migration 0023); undefined when they are gone. */
-export function privacyOf(
+/** A setting kept as a 0-or-1 flag on the member's row (privacy, reading preferences). */
+export type SettingColumn = 'public_profile' | 'noindex' | 'always_show_sensitive';
+
+/** The member's settings named; undefined when they are gone. */
+export function settingsOf<C extends SettingColumn>(
   db: Db,
   userId: string,
-): Promise<{ public_profile: number; noindex: number } | undefined> {
+  columns: readonly C[],
+): Promise<Record<C, number> | undefined> {
   return db
     .selectFrom('users')
-    .select(['public_profile', 'noindex'])
+    .select(columns)
     .where('id', '=', userId)
-    .executeTakeFirst();
+    .executeTakeFirst() as Promise<Record<C, number> | undefined>;
 }
 
 /** Sets the settings given, leaving the others; false when the member is gone. */
-export async function updatePrivacy(
+export async function updateSettings(
   db: Db,
   userId: string,
-  changes: { public_profile?: number; noindex?: number },
+  changes: Partial<Record<SettingColumn, number>>,
 ): Promise<boolean> {
   const result = await db
     .updateTable('users')

@@ -5,6 +5,8 @@ import {
   noContentSchema,
   accountDeleteBodySchema,
   passwordChangeBodySchema,
+  preferencesSchema,
+  preferencesUpdateBodySchema,
   privacySettingsSchema,
   privacyUpdateBodySchema,
 } from '@perch/contract';
@@ -21,9 +23,60 @@ const perMember = {
     request.viewer ? `member:${request.viewer.id}` : request.ip,
 };
 
+/** The member's settings: GET and PATCH /account/privacy and /account/preferences. */
+const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { account } = app.services;
+  app.get(
+    '/account/privacy',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        response: { 200: privacySettingsSchema },
+        summary: "The member's privacy settings",
+      },
+    },
+    async (req) => account.privacy(viewerOf(req)),
+  );
+  app.patch(
+    '/account/privacy',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        body: privacyUpdateBodySchema,
+        response: { 200: privacySettingsSchema },
+        summary: 'Change either privacy setting or both; answers them as they are now',
+      },
+    },
+    async (req) => account.changePrivacy(viewerOf(req), req.body),
+  );
+  app.get(
+    '/account/preferences',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        response: { 200: preferencesSchema },
+        summary: "The member's reading preferences",
+      },
+    },
+    async (req) => account.preferences(viewerOf(req)),
+  );
+  app.patch(
+    '/account/preferences',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        body: preferencesUpdateBodySchema,
+        response: { 200: preferencesSchema },
+        summary: 'Change reading preferences; answers them as they are now',
+      },
+    },
+    async (req) => account.changePreferences(viewerOf(req), req.body),
+  );
+};
+
 /**
  * The member's own account: POST /auth/password, DELETE /users/me, GET /users/me/export, GET and
- * PATCH /account/privacy.
+ * PATCH /account/privacy, GET and PATCH /account/preferences.
  */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { account, exports } = app.services;
@@ -91,27 +144,5 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(stream);
     },
   );
-  app.get(
-    '/account/privacy',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        response: { 200: privacySettingsSchema },
-        summary: "The member's privacy settings",
-      },
-    },
-    async (req) => account.privacy(viewerOf(req)),
-  );
-  app.patch(
-    '/account/privacy',
-    {
-      preHandler: app.authenticate,
-      schema: {
-        body: privacyUpdateBodySchema,
-        response: { 200: privacySettingsSchema },
-        summary: 'Change either privacy setting or both; answers them as they are now',
-      },
-    },
-    async (req) => account.changePrivacy(viewerOf(req), req.body),
-  );
+  await app.register(settingsRoutes);
 };

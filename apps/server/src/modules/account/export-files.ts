@@ -108,6 +108,8 @@ function postsFile(reads: Db, id: string, size: number): Readable {
     content: post.content,
     mediaURL: post.media_url,
     mediaAlt: post.media_alt,
+    contentWarning: post.content_warning,
+    sensitive: post.sensitive === 1,
     likeCount: post.like_count,
     commentCount: post.comment_count,
     createdAt: toIso(post.created_at),

@@ -20,6 +20,8 @@ export function postsPage(db: Db, userId: string, after: TimeKey, limit: number)
       'content',
       'media_url',
       'media_alt',
+      'content_warning',
+      'sensitive',
       'like_count',
       'comment_count',
       'created_at',

@@ -2,7 +2,7 @@ import { tagsOf, type Post, type UserStub } from '@perch/contract';
 import type { FeedEntry, FeedPerson } from './feed-document';
 import type { ImageDetails } from './enclosures';
 import { contentHtml } from '../../read-model/post/content-html';
-import { postTitle, type FeedLinks } from './post-html';
+import { postTitle, warned, type FeedLinks } from './post-html';
 
 /** The instance's public addresses, from where it is reached (see publicOrigin). */
 export interface SiteLinks extends FeedLinks {
@@ -41,8 +41,11 @@ export function entriesOf(
     const image = post.mediaURL === null ? undefined : images.get(post.mediaURL);
     return {
       url: links.post(post.author.username, post._id),
-      title: postTitle(post.content, displayName(post.author)),
-      html: contentHtml(post.content, post.entities, { tag: links.tag, member: links.member }),
+      title: postTitle(post.contentWarning ?? post.content, displayName(post.author)),
+      html: warned(
+        post.contentWarning,
+        contentHtml(post.content, post.entities, { tag: links.tag, member: links.member }),
+      ),
       published: new Date(post.createdAt),
       updated: new Date(post.updatedAt),
       author: personOf(post.author, links),

@@ -1,3 +1,4 @@
+import escapeHtml from 'escape-html';
 /** Where a feed's links point: absolute addresses of member and tag pages. */
 export interface FeedLinks {
   member: (username: string) => string;
@@ -20,4 +21,13 @@ export function postTitle(text: string, authorName: string): string {
   const cut = characters.slice(0, TITLE_MAX - 1).join('');
   const lastSpace = cut.lastIndexOf(' ');
   return `${lastSpace > TITLE_MAX / 2 ? cut.slice(0, lastSpace) : cut}…`;
+}
+
+/**
+ * A post's HTML for a feed, its content warning first when it has one: a feed reader shows
+ * everything at once, so the warning at least comes before what it warns of.
+ */
+export function warned(contentWarning: string | null, html: string): string {
+  if (contentWarning === null) return html;
+  return `<p><strong>Content warning: ${escapeHtml(contentWarning)}</strong></p>${html}`;
 }

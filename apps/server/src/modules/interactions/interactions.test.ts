@@ -16,6 +16,8 @@ const post: LockedPost = {
   entities: null,
   media_url: null,
   media_alt: null,
+  content_warning: null,
+  sensitive: 0,
   created_at: 1,
   updated_at: 1,
   like_count: 3,

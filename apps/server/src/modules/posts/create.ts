@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids';
 import { recordMentions } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import { readPost } from './open';
-import { altTextOf, type PostsDeps } from './posts.deps';
+import { altTextOf, contentWarningOf, sensitiveFlag, type PostsDeps } from './posts.deps';
 import * as writes from './posts.writes';
 
 /** A new post by the viewer. With an idempotency key, a retry answers the post the first made. */
@@ -25,6 +25,7 @@ export async function createPost(
     await media.assertUsable(trx, viewer.id, input.mediaURL);
     const content = input.content ?? '';
     const found = await entities.resolve(trx, content);
+    const contentWarning = contentWarningOf(input.contentWarning);
     const row = {
       id,
       user_id: viewer.id,
@@ -32,6 +33,8 @@ export async function createPost(
       entities: encodeEntities(found),
       media_url: input.mediaURL ?? null,
       media_alt: input.mediaURL ? altTextOf(input.mediaAlt) : null,
+      content_warning: contentWarning,
+      sensitive: sensitiveFlag(input.sensitive ?? false, contentWarning),
       created_at: now,
     };
     await writes.insertPost(trx, row);

@@ -1,13 +1,17 @@
 import { ErrorMessages, POST_EMPTY, type Post, type PostInput } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { badRequest } from '../../lib/errors';
+import { sqlBoolean } from '../../platform/db/dialect';
 import { recordMentions } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import { lockedPost, readPost } from './open';
-import { altTextOf, type PostsDeps } from './posts.deps';
+import { altTextOf, contentWarningOf, sensitiveFlag, type PostsDeps } from './posts.deps';
 import * as writes from './posts.writes';
 
-/** The viewer edits their post: its text, its image and the image's description. */
+/**
+ * The viewer edits their post: its text, its image and the image's description, its content
+ * warning and its sensitive mark. What the input leaves out stays as it was.
+ */
 export function editPost(
   deps: PostsDeps,
   viewer: Viewer,
@@ -31,12 +35,19 @@ export function editPost(
         ? altBefore
         : altTextOf(input.mediaAlt)
       : null;
+    const contentWarning =
+      input.contentWarning === undefined
+        ? post.content_warning
+        : contentWarningOf(input.contentWarning);
+    const marked = input.sensitive ?? sqlBoolean(post.sensitive);
     const found = await entities.resolve(trx, content);
     await writes.updatePost(trx, postId, {
       content,
       entities: encodeEntities(found),
       media_url: mediaUrl,
       media_alt: mediaAlt,
+      content_warning: contentWarning,
+      sensitive: sensitiveFlag(marked, contentWarning),
       updated_at: Date.now(),
     });
     const mentioned = await entities.record(trx, 'post', {

@@ -39,3 +39,14 @@ export function altTextOf(text: string | null | undefined): string | null {
   const trimmed = text?.trim() ?? '';
   return trimmed === '' ? null : trimmed;
 }
+
+/** A content warning as stored, like a description: trimmed, none for an empty one. */
+export const contentWarningOf = altTextOf;
+
+/**
+ * Whether a post's images are sensitive (stored as 0 or 1): as the member marks them, and always
+ * under a content warning, since the warning hides them anyway and other apps read the mark alone.
+ */
+export function sensitiveFlag(marked: boolean, contentWarning: string | null): number {
+  return marked || contentWarning !== null ? 1 : 0;
+}

@@ -22,6 +22,9 @@ export interface PostRecord {
   entities: string | null;
   media_url: string | null;
   media_alt: string | null;
+  content_warning: string | null;
+  /** 1 (or true) when the images are sensitive. */
+  sensitive: unknown;
   like_count: number;
   comment_count: number;
   created_at: number;
@@ -70,6 +73,8 @@ const POST_COLUMNS = [
   'p.entities',
   'p.media_url',
   'p.media_alt',
+  'p.content_warning',
+  'p.sensitive',
   'p.like_count',
   'p.comment_count',
   'p.created_at',

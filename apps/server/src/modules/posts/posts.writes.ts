@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { compiledCommand } from '../../platform/db/compiled';
+import { sqlBoolean } from '../../platform/db/dialect';
 import type { Database } from '../../platform/db/schema';
 import type { PostRecord } from './posts.repository';
 
@@ -17,6 +18,8 @@ const postInsert = compiledCommand(
     entities: string | null,
     mediaUrl: string | null,
     mediaAlt: string | null,
+    contentWarning: string | null,
+    sensitive: number,
     createdAt: number,
   ) =>
     db.insertInto('posts').values({
@@ -26,6 +29,8 @@ const postInsert = compiledCommand(
       entities,
       media_url: mediaUrl,
       media_alt: mediaAlt,
+      content_warning: contentWarning,
+      sensitive,
       created_at: createdAt,
       updated_at: createdAt,
     }),
@@ -51,6 +56,8 @@ export async function insertPost(db: Db, post: NewPost): Promise<void> {
     post.entities,
     post.media_url,
     post.media_alt,
+    post.content_warning,
+    sqlBoolean(post.sensitive) ? 1 : 0,
     post.created_at,
   );
 }
@@ -63,6 +70,8 @@ export async function updatePost(
     entities: string | null;
     media_url: string | null;
     media_alt: string | null;
+    content_warning: string | null;
+    sensitive: number;
     updated_at: number;
   },
 ): Promise<void> {

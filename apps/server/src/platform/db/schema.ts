@@ -19,6 +19,8 @@ export interface UsersTable {
   public_profile: Generated<number>;
   /** 1: the member's public pages ask search engines not to index them. */
   noindex: Generated<number>;
+  /** 1: images marked sensitive are shown to the member at once (migration 0025). */
+  always_show_sensitive: Generated<number>;
 }
 
 export interface PostsTable {
@@ -30,6 +32,10 @@ export interface PostsTable {
   media_alt: string | null;
   /** Tags and mentions of the content as JSON (see modules/discovery); null when none. */
   entities: string | null;
+  /** Shown in place of the text and images until the reader asks (migration 0025); null: none. */
+  content_warning: Generated<string | null>;
+  /** 1: the images are blurred until pressed; always 1 with a content warning. */
+  sensitive: Generated<number>;
   like_count: Generated<number>;
   comment_count: Generated<number>;
   created_at: number;
@@ -259,6 +265,9 @@ export type UserRow = Selectable<UsersTable>;
  * A member's columns as lists and answers read them: every one but the password's hash and the
  * privacy settings (read where they decide something: modules/users/public.ts, modules/account).
  */
-export type MemberRow = Omit<UserRow, 'password_hash' | 'public_profile' | 'noindex'>;
+export type MemberRow = Omit<
+  UserRow,
+  'password_hash' | 'public_profile' | 'noindex' | 'always_show_sensitive'
+>;
 export type NewUser = Insertable<UsersTable>;
 export type MediaRow = Selectable<MediaTable>;

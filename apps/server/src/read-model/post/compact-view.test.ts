@@ -15,6 +15,8 @@ const record: PostRecord = {
   ]),
   media_url: '/media/bird.webp',
   media_alt: 'Un oiseau, ü',
+  content_warning: null,
+  sensitive: 0,
   like_count: 7,
   comment_count: 3,
   created_at: Date.UTC(2026, 10, 1, 12),

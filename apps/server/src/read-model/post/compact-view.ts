@@ -57,6 +57,8 @@ export function expandView(id: string, compact: CompactView): PostView {
       entities: post.entities,
       mediaURL: post.mediaURL,
       mediaAlt: post.mediaAlt,
+      contentWarning: post.contentWarning,
+      sensitive: post.sensitive,
       username: post.username,
       userId: compact.userId,
       author: post.author,

@@ -7,6 +7,7 @@ import {
   findCachedPost,
   removePostFromLists,
   updatePostInCaches,
+  withEdits,
   type PostPages,
 } from './postCache';
 import { postKeys, type FeedSource } from './postKeys';
@@ -54,13 +55,7 @@ const onPostEdited: LiveEventHandler<'post.edited'> = (
   if (!findCachedPost(queryClient, postId)) return;
   fetchPost(postId, token).then(
     ({ post }) => {
-      updatePostInCaches(queryClient, postId, (cached) => ({
-        ...cached,
-        content: post.content,
-        entities: post.entities,
-        mediaURL: post.mediaURL,
-        updatedAt: post.updatedAt,
-      }));
+      updatePostInCaches(queryClient, postId, (cached) => withEdits(cached, post));
     },
     () => undefined, // Deleted meanwhile, or offline: the next event or load settles it.
   );

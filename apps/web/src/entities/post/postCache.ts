@@ -58,6 +58,23 @@ export function updatePostInCaches(
   }
 }
 
+/**
+ * A cached post with what an edit may have changed taken from `edited` (a fresh copy), its counts
+ * and the viewer's marks left as the cache has them (events keep those).
+ */
+export function withEdits(cached: Post, edited: Post): Post {
+  return {
+    ...cached,
+    content: edited.content,
+    entities: edited.entities,
+    mediaURL: edited.mediaURL,
+    mediaAlt: edited.mediaAlt,
+    contentWarning: edited.contentWarning,
+    sensitive: edited.sensitive,
+    updatedAt: edited.updatedAt,
+  };
+}
+
 /** The cached version of a post, from any list or its single-post entry. */
 export function findCachedPost(queryClient: QueryClient, postId: string): Post | undefined {
   for (const [, data] of queryClient.getQueriesData({ queryKey: postKeys.all })) {

@@ -34,6 +34,8 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     entities: [],
     mediaURL: null,
     mediaAlt: null,
+    contentWarning: null,
+    sensitive: false,
     username: author.username,
     userId: author._id,
     author,

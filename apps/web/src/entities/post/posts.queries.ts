@@ -17,7 +17,7 @@ import { postMessages } from './messages';
 import { editPost, fetchPost } from './posts.api';
 import { postFeedOptions } from './postFeed';
 import { sendPost } from './sendPost';
-import { insertPostIntoLists, updatePostInCaches } from './postCache';
+import { insertPostIntoLists, updatePostInCaches, withEdits } from './postCache';
 import { parseListKey, postKeys, type FeedSource } from './postKeys';
 import {
   deleteWithUndo,
@@ -70,7 +70,13 @@ function invalidateTagViews(queryClient: QueryClient, tags: readonly string[]): 
 /** A picked image and what happens to it: kept as it is, removed, or replaced by a new file. */
 export type ImageChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'replace'; file: File };
 
-export interface PublishVariables {
+/** A post's content warning ('' for none) and whether its image is marked sensitive. */
+export interface PostWarnings {
+  contentWarning: string;
+  sensitive: boolean;
+}
+
+export interface PublishVariables extends PostWarnings {
   content: string;
   image: File | null;
   /** The image's description ('' for none). */
@@ -101,13 +107,11 @@ export function useCreatePost() {
     mutationKey: ['posts', 'create'],
     // Not paused while offline: an unreachable server queues the post (below).
     networkMode: 'always',
-    mutationFn: async ({ content, image, altText, onProgress }: PublishVariables) => {
+    mutationFn: async ({ onProgress, ...written }: PublishVariables) => {
       const post = {
         id: crypto.randomUUID(),
         memberId: user._id,
-        content,
-        image,
-        altText,
+        ...written,
         queuedAt: Date.now(),
         token,
       };
@@ -133,7 +137,7 @@ export function useCreatePost() {
   });
 }
 
-export interface EditVariables {
+export interface EditVariables extends PostWarnings {
   post: Post;
   content: string;
   image: ImageChange;
@@ -148,8 +152,14 @@ export function useEditPost() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['posts', 'edit'],
-    mutationFn: async ({ post, content, image, altText, onProgress }: EditVariables) => {
+    mutationFn: async (variables: EditVariables) => {
+      const { post, content, image, altText, onProgress } = variables;
       const postData: PostInput = { content };
+      // Sent only when they change, as the description is.
+      if (variables.contentWarning !== (post.contentWarning ?? '')) {
+        postData.contentWarning = variables.contentWarning;
+      }
+      if (variables.sensitive !== post.sensitive) postData.sensitive = variables.sensitive;
       // Sent only when it changes: a new image starts without the old one's description.
       const altChanged = altText !== (post.mediaAlt ?? '') || image.kind === 'replace';
       if (image.kind !== 'remove' && altChanged) postData.mediaAlt = altText;
@@ -161,14 +171,7 @@ export function useEditPost() {
       return editPost(post._id, postData, token);
     },
     onSuccess: ({ post }, { post: before }) => {
-      updatePostInCaches(queryClient, post._id, (cached) => ({
-        ...cached,
-        content: post.content,
-        entities: post.entities,
-        mediaURL: post.mediaURL,
-        mediaAlt: post.mediaAlt,
-        updatedAt: post.updatedAt,
-      }));
+      updatePostInCaches(queryClient, post._id, (cached) => withEdits(cached, post));
       invalidateTagViews(queryClient, tagsOf([...before.entities, ...post.entities]));
       toast.success(postMessages.edited);
     },

@@ -5,7 +5,7 @@ import { createPost } from './posts.api';
 
 /** Sends one post: its image first, then the post, under its Idempotency-Key. */
 export async function sendPost(
-  post: Pick<QueuedPost, 'id' | 'content' | 'image' | 'altText'>,
+  post: Pick<QueuedPost, 'id' | 'content' | 'image' | 'altText' | 'contentWarning' | 'sensitive'>,
   token: string,
   onProgress?: (fraction: number) => void,
 ): Promise<Post> {
@@ -16,6 +16,8 @@ export async function sendPost(
     content: post.content,
     mediaURL,
     ...(mediaURL && post.altText.trim() !== '' ? { mediaAlt: post.altText } : {}),
+    ...(post.contentWarning?.trim() ? { contentWarning: post.contentWarning } : {}),
+    ...(mediaURL && post.sensitive ? { sensitive: true } : {}),
   };
   return (await createPost(postData, token, { idempotencyKey: post.id })).post;
 }

@@ -5,6 +5,7 @@ import { IconButton } from '../../shared/components/IconButton';
 import { EmojiIcon, ImageIcon } from '../../shared/components/postIcons';
 import { AltTextField } from './AltTextField';
 import { EmojiPicker } from './EmojiPicker';
+import type { EditorWarnings } from './Warnings';
 
 /** The image shown in the editor: a file picked just now, or the one the post already has. */
 export type EditorImage = { kind: 'file'; file: File } | { kind: 'url'; url: string } | null;
@@ -79,11 +80,13 @@ interface EditorToolbarProps {
   emojiOpen: boolean;
   emojiId: string;
   onEmojiOpenChange: (open: boolean) => void;
+  warnings: EditorWarnings;
+  onWarningsChange: (warnings: EditorWarnings) => void;
   /** Shown at the end of the toolbar (the submit button). */
   actions?: ReactNode;
 }
 
-/** The image and emoji buttons, then the editor's own actions. */
+/** The image, emoji and content warning buttons, then the editor's own actions. */
 export function EditorToolbar({
   hasImage,
   onPickImage,
@@ -91,6 +94,8 @@ export function EditorToolbar({
   emojiOpen,
   emojiId,
   onEmojiOpenChange,
+  warnings,
+  onWarningsChange,
   actions,
 }: EditorToolbarProps) {
   const fileRef = useRef<HTMLInputElement>(null);
@@ -131,6 +136,17 @@ export function EditorToolbar({
           }}
         >
           <EmojiIcon size={22} />
+        </IconButton>
+        <IconButton
+          aria-label="Content warning"
+          aria-pressed={warnings.open}
+          className="post-editor__tool post-editor__tool--text"
+          disabled={busy}
+          onClick={() => {
+            onWarningsChange({ ...warnings, open: !warnings.open });
+          }}
+        >
+          CW
         </IconButton>
       </div>
       {actions}

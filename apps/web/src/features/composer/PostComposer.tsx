@@ -5,6 +5,7 @@ import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { DraftsMenu } from '../drafts';
 import { useDraft, type DraftContent } from '../drafts';
 import { PostEditor } from './PostEditor';
+import { NO_WARNINGS, warningsToSend, type EditorWarnings } from './Warnings';
 import { useCreatePost } from '../../entities/post/posts.queries';
 
 export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
@@ -20,8 +21,8 @@ interface PostComposerProps {
 }
 
 /**
- * The new-post box: text, an optional image (uploaded on Post, with a progress bar) and
- * emojis. The Post button looks disabled while the text is blank, yet still submits; the
+ * The new-post box: text, an optional image (uploaded on Post, with a progress bar), emojis,
+ * and a content warning and sensitive mark. The Post button looks disabled while the text is blank, yet still submits; the
  * server then refuses a post with neither text nor image and the failure toast says so. What is
  * typed is kept as a draft on this device until it is posted (features/drafts).
  */
@@ -30,6 +31,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const [text, setText] = useState('');
   const [image, setImage] = useState<File | null>(null);
   const [altText, setAltText] = useState('');
+  const [warnings, setWarnings] = useState<EditorWarnings>(NO_WARNINGS);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const create = useCreatePost();
@@ -53,6 +55,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
         content: text.trim(),
         image,
         altText: image ? altText : '',
+        ...warningsToSend(warnings),
         onProgress: image ? setProgress : undefined,
       },
       {
@@ -60,6 +63,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
           setText('');
           setImage(null);
           setAltText('');
+          setWarnings(NO_WARNINGS);
           setEmojiOpen(false);
           void draft.clear();
           onPosted?.();
@@ -87,6 +91,8 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
         }}
         altText={altText}
         onAltTextChange={setAltText}
+        warnings={warnings}
+        onWarningsChange={setWarnings}
         progress={progress}
         busy={create.isPending}
         emojiOpen={emojiOpen}

@@ -15,6 +15,7 @@ import {
   UploadProgress,
   type EditorImage,
 } from './EditorParts';
+import { ContentWarningField, SensitiveToggle, type EditorWarnings } from './Warnings';
 import './composer.css';
 
 export { isImageFile, type EditorImage } from './EditorParts';
@@ -30,6 +31,9 @@ export interface PostEditorProps {
   /** The image's description (alt text), edited under its preview. */
   altText: string;
   onAltTextChange: (altText: string) => void;
+  /** The content warning and the image's sensitive mark. */
+  warnings: EditorWarnings;
+  onWarningsChange: (warnings: EditorWarnings) => void;
   /** Share of the image uploaded so far while an upload runs, else null. */
   progress: number | null;
   busy: boolean;
@@ -80,32 +84,81 @@ function submitOnModEnter(event: KeyboardEvent<HTMLTextAreaElement>): void {
   }
 }
 
+type ImageFieldsProps = Pick<
+  PostEditorProps,
+  | 'image'
+  | 'altText'
+  | 'onAltTextChange'
+  | 'onRemoveImage'
+  | 'warnings'
+  | 'onWarningsChange'
+  | 'progress'
+  | 'busy'
+>;
+
+/** Under the text: the image with its description and sensitive mark, and the upload's progress. */
+function ImageFields({
+  image,
+  altText,
+  onAltTextChange,
+  onRemoveImage,
+  warnings,
+  onWarningsChange,
+  progress,
+  busy,
+}: ImageFieldsProps) {
+  return (
+    <>
+      {image && (
+        <ImagePreview
+          image={image}
+          altText={altText}
+          onAltTextChange={onAltTextChange}
+          onRemoveImage={onRemoveImage}
+          busy={busy}
+        />
+      )}
+      {image && (
+        <SensitiveToggle
+          checked={warnings.sensitive}
+          implied={warnings.open}
+          onChange={(sensitive) => {
+            onWarningsChange({ ...warnings, sensitive });
+          }}
+          disabled={busy}
+        />
+      )}
+      {progress !== null && <UploadProgress progress={progress} />}
+    </>
+  );
+}
+
 /**
  * The text, image and emoji part of the new-post box and of the Edit Post dialog: a growing
  * text area that offers members while an @mention is typed, an image picker with an immediate
- * local preview (and upload progress), and the emoji picker, which inserts at the caret.
+ * local preview (and upload progress), the emoji picker, which inserts at the caret, and the
+ * content warning and sensitive mark.
  */
-export function PostEditor({
-  formId,
-  text,
-  onTextChange,
-  image,
-  onPickImage,
-  onRemoveImage,
-  altText,
-  onAltTextChange,
-  progress,
-  busy,
-  emojiOpen,
-  onEmojiOpenChange,
-  onSubmit,
-  textLabel,
-  placeholder,
-  autoFocus = false,
-  leading,
-  actions,
-  className,
-}: PostEditorProps) {
+export function PostEditor(props: PostEditorProps) {
+  const {
+    formId,
+    text,
+    onTextChange,
+    image,
+    onPickImage,
+    warnings,
+    onWarningsChange,
+    busy,
+    emojiOpen,
+    onEmojiOpenChange,
+    onSubmit,
+    textLabel,
+    placeholder,
+    autoFocus = false,
+    leading,
+    actions,
+    className,
+  } = props;
   const textId = useId();
   const emojiId = useId();
   const textRef = useRef<HTMLTextAreaElement>(null);
@@ -128,6 +181,15 @@ export function PostEditor({
       <div className="post-editor__body">
         {leading}
         <div className="post-editor__main">
+          {warnings.open && (
+            <ContentWarningField
+              value={warnings.text}
+              onChange={(text) => {
+                onWarningsChange({ ...warnings, text });
+              }}
+              disabled={busy}
+            />
+          )}
           <label htmlFor={textId} className="visually-hidden">
             {textLabel}
           </label>
@@ -152,16 +214,7 @@ export function PostEditor({
             />
             <MentionListbox {...mention.listboxProps} />
           </div>
-          {image && (
-            <ImagePreview
-              image={image}
-              altText={altText}
-              onAltTextChange={onAltTextChange}
-              onRemoveImage={onRemoveImage}
-              busy={busy}
-            />
-          )}
-          {progress !== null && <UploadProgress progress={progress} />}
+          <ImageFields {...props} />
         </div>
       </div>
       <EditorToolbar
@@ -171,6 +224,8 @@ export function PostEditor({
         emojiOpen={emojiOpen}
         emojiId={emojiId}
         onEmojiOpenChange={onEmojiOpenChange}
+        warnings={warnings}
+        onWarningsChange={onWarningsChange}
         actions={actions}
       />
       {emojiOpen && (

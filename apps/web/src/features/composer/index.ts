@@ -1,2 +1,3 @@
 export { PostComposer } from './PostComposer';
 export { PostEditor, type EditorImage } from './PostEditor';
+export { editorWarningsOf, warningsToSend, type EditorWarnings } from './Warnings';

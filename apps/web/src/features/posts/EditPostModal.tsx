@@ -4,7 +4,13 @@ import { Button } from '../../shared/components/Button';
 import { Modal } from '../../shared/components/Modal';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { useDraft, type DraftContent } from '../drafts';
-import { PostEditor, type EditorImage } from '../composer';
+import {
+  editorWarningsOf,
+  PostEditor,
+  warningsToSend,
+  type EditorImage,
+  type EditorWarnings,
+} from '../composer';
 import { useEditPost, type ImageChange } from '../../entities/post/posts.queries';
 
 interface EditPostModalProps {
@@ -31,7 +37,7 @@ function shownImage(post: Post, image: ImageChange): EditorImage {
 
 /**
  * The 'Edit Post' dialog: the text, the image (remove it, or pick another one, uploaded on
- * Save) and emojis; Cancel leaves the post as it was, Save stores it and closes. Changes are kept
+ * Save), emojis, the content warning and the sensitive mark; Cancel leaves the post as it was, Save stores it and closes. Changes are kept
  * as a draft on this device until saved or cancelled: closing the dialog otherwise (Escape, ×, a
  * reload) and opening it again brings them back.
  */
@@ -40,6 +46,7 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
   const [text, setText] = useState(post.content);
   const [image, setImage] = useState<ImageChange>({ kind: 'keep' });
   const [altText, setAltText] = useState(post.mediaAlt ?? '');
+  const [warnings, setWarnings] = useState<EditorWarnings>(() => editorWarningsOf(post));
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const edit = useEditPost();
@@ -69,8 +76,6 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
     onClose();
   };
 
-  const shown = shownImage(post, image);
-
   const save = () => {
     if (edit.isPending) return;
     edit.mutate(
@@ -79,6 +84,7 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
         content: text.trim(),
         image,
         altText,
+        ...warningsToSend(warnings),
         onProgress: image.kind === 'replace' ? setProgress : undefined,
       },
       {
@@ -113,7 +119,7 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
         formId={formId}
         text={text}
         onTextChange={setText}
-        image={shown}
+        image={shownImage(post, image)}
         onPickImage={(file) => {
           setImage({ kind: 'replace', file });
           // A new picture needs its own description.
@@ -125,6 +131,8 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
         }}
         altText={altText}
         onAltTextChange={setAltText}
+        warnings={warnings}
+        onWarningsChange={setWarnings}
         progress={progress}
         busy={edit.isPending}
         emojiOpen={emojiOpen}

@@ -10,17 +10,11 @@ import { profilePath, publicPostPath } from '../../shared/lib/paths';
 import { ActionMenu } from '../../shared/components/ActionMenu';
 import { EditPostModal } from './EditPostModal';
 import { formatPostDate } from '../../shared/lib/formatPostDate';
-import {
-  CommentIcon,
-  EditIcon,
-  ImageIcon,
-  LinkIcon,
-  TrashIcon,
-} from '../../shared/components/postIcons';
+import { CommentIcon, EditIcon, LinkIcon, TrashIcon } from '../../shared/components/postIcons';
 import { useToggleBookmark } from '../../entities/post/bookmark';
 import { useToggleLike } from '../../entities/post/like';
 import { useDeletePost } from '../../entities/post/posts.queries';
-import { RichText } from '../../shared/components/RichText';
+import { PostContent } from './PostContent';
 import './posts.css';
 
 export interface PostCardProps {
@@ -35,68 +29,6 @@ export interface PostCardProps {
 /** Whether the viewer likes the post: their flag, or their name among the post's likers. */
 export function isLikedBy(post: Post, username: string): boolean {
   return post.likedByViewer || post.likes.likedBy.some((ref) => ref.username === username);
-}
-
-/**
- * The post's picture, named by its description when it has one (an ALT badge then shows the
- * description on demand); a quiet placeholder stands in when it cannot be loaded.
- */
-function PostImage({
-  src,
-  description,
-  fallbackAlt,
-}: {
-  src: string;
-  description: string | null;
-  fallbackAlt: string;
-}) {
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  const [showDescription, setShowDescription] = useState(false);
-  const descriptionId = useId();
-  const alt = description ?? fallbackAlt;
-  if (failedSrc === src) {
-    return (
-      <div className="post-card__media post-card__media--missing" role="img" aria-label={alt}>
-        <ImageIcon size={28} />
-        <span aria-hidden="true">Image unavailable</span>
-      </div>
-    );
-  }
-  return (
-    <div className="post-card__figure">
-      <div className="post-card__media">
-        <img
-          src={src}
-          alt={alt}
-          className="post-card__image"
-          loading="lazy"
-          decoding="async"
-          onError={() => {
-            setFailedSrc(src);
-          }}
-        />
-        {description !== null && (
-          <button
-            type="button"
-            className="post-card__alt-badge"
-            aria-label={showDescription ? 'Hide image description' : 'Show image description'}
-            aria-expanded={showDescription}
-            aria-controls={descriptionId}
-            onClick={() => {
-              setShowDescription((shown) => !shown);
-            }}
-          >
-            ALT
-          </button>
-        )}
-      </div>
-      {description !== null && (
-        <p id={descriptionId} className="post-card__alt-text" hidden={!showDescription}>
-          {description}
-        </p>
-      )}
-    </div>
-  );
 }
 
 interface CardHeaderProps {
@@ -279,18 +211,7 @@ function CardBody({
         }}
       />
 
-      {post.content !== '' && (
-        <p className="post-card__text">
-          <RichText text={post.content} entities={post.entities} />
-        </p>
-      )}
-      {post.mediaURL && (
-        <PostImage
-          src={post.mediaURL}
-          description={post.mediaAlt}
-          fallbackAlt={`Image posted by ${fullName}`}
-        />
-      )}
+      <PostContent post={post} fullName={fullName} />
 
       <CardActions
         post={post}
@@ -320,8 +241,8 @@ function OwnStateCard(props: Omit<PostCardProps, 'commentsOpen' | 'onCommentsOpe
 
 /**
  * One post: author (links to their profile), date, text (plain text with its tags and mentions
- * as links, line breaks kept),
- * image, and like, comments and bookmark buttons; its author also gets Edit and Delete.
+ * as links, line breaks kept) and image (behind a content warning or blurred when sensitive, see
+ * PostContent), and like, comments and bookmark buttons; its author also gets Edit and Delete.
  */
 export const PostCard = memo(function PostCard({
   commentsOpen,

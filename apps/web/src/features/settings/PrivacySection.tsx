@@ -1,10 +1,11 @@
 import type { PrivacySettings } from '@perch/contract';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { LoadProblem } from './LoadProblem';
 import { settingsMessages, useChangePrivacy, usePrivacyQuery } from './settings.queries';
 import { SettingsSection } from './SettingsSection';
+import { SettingSwitch } from './SettingSwitch';
 
 export const privacyLabels = {
   publicProfile: 'Show my profile and posts to people who are not signed in',
@@ -12,41 +13,6 @@ export const privacyLabels = {
 } as const;
 
 type Setting = keyof PrivacySettings;
-
-interface PrivacySwitchProps {
-  setting: Setting;
-  checked: boolean;
-  hint: string;
-  onChange: (setting: Setting, checked: boolean) => void;
-}
-
-/** One setting as a labelled switch, its hint read with it. */
-function PrivacySwitch({ setting, checked, hint, onChange }: PrivacySwitchProps) {
-  const id = useId();
-  return (
-    <div className="privacy-option">
-      <input
-        id={`${id}-input`}
-        className="privacy-option__switch"
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        aria-describedby={`${id}-hint`}
-        onChange={(event) => {
-          onChange(setting, event.target.checked);
-        }}
-      />
-      <div className="privacy-option__text">
-        <label htmlFor={`${id}-input`} className="privacy-option__label">
-          {privacyLabels[setting]}
-        </label>
-        <p id={`${id}-hint`} className="settings-note">
-          {hint}
-        </p>
-      </div>
-    </div>
-  );
-}
 
 /**
  * Who sees the member without signing in, and whether search engines are asked to leave them out.
@@ -96,17 +62,21 @@ export function PrivacySection() {
     content = (
       <>
         <div className="privacy-options">
-          <PrivacySwitch
-            setting="publicProfile"
+          <SettingSwitch
+            label={privacyLabels.publicProfile}
             checked={query.data.publicProfile}
             hint={`Your page at /@${user.username}, your posts' pages and your feeds. Signed-in members always see you.`}
-            onChange={onChange}
+            onChange={(checked) => {
+              onChange('publicProfile', checked);
+            }}
           />
-          <PrivacySwitch
-            setting="noindex"
+          <SettingSwitch
+            label={privacyLabels.noindex}
             checked={query.data.noindex}
             hint="Your public pages tell search engines not to list them; most respect it."
-            onChange={onChange}
+            onChange={(checked) => {
+              onChange('noindex', checked);
+            }}
           />
         </div>
         <p className="settings-note" role="status">

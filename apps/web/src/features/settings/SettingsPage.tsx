@@ -4,12 +4,13 @@ import { DevicesSection } from './DevicesSection';
 import { PasswordSection } from './PasswordSection';
 import { PrivacySection } from './PrivacySection';
 import { ProfileSection } from './ProfileSection';
+import { ReadingSection } from './ReadingSection';
 import { SafetySection } from './SafetySection';
 import './settings.css';
 
 /**
- * The member's account: profile, password, privacy, signed-in devices, blocked and muted members,
- * and their data.
+ * The member's account: profile, password, privacy, reading preferences, signed-in devices,
+ * blocked and muted members, and their data.
  */
 export function SettingsPage() {
   return (
@@ -19,6 +20,7 @@ export function SettingsPage() {
         <ProfileSection />
         <PasswordSection />
         <PrivacySection />
+        <ReadingSection />
         <DevicesSection />
         <SafetySection />
         <DataSection />

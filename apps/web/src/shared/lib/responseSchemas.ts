@@ -18,6 +18,7 @@ export {
   postPageSchema,
   postResponseSchema,
   postSearchPageSchema,
+  preferencesSchema,
   privacySettingsSchema,
   sessionListSchema,
   signupResponseSchema,

@@ -11,6 +11,10 @@ export interface QueuedPost {
   content: string;
   image: File | null;
   altText: string;
+  /** The content warning ('' or absent for none; absent on posts queued before warnings). */
+  contentWarning?: string;
+  /** Whether the image is marked sensitive (absent: not). */
+  sensitive?: boolean;
   queuedAt: number;
   /** The session it was written in, for the service worker to send it with (absent on old ones). */
   token?: string;

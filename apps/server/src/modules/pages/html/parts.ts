@@ -115,14 +115,38 @@ export function postStats(post: Post, link: boolean): Html {
   </ul>`;
 }
 
+/**
+ * A post's text and image. Behind a content warning both sit in a closed `<details>` that opens
+ * without script; a sensitive image alone sits in one of its own.
+ */
+export function postBody(post: Post, context: PageContext, eager: boolean): Html {
+  const text =
+    post.content &&
+    html`<div class="public-post-text">${richText(post.content, post.entities, context)}</div>`;
+  const image = postImage(post, context, eager);
+  if (post.contentWarning !== null) {
+    return html`<details class="public-warning">
+      <summary><span class="public-warning-text">${post.contentWarning}</span> Show more</summary>
+      ${text} ${image}
+    </details>`;
+  }
+  if (image !== null && post.sensitive) {
+    return html`${text}
+      <details class="public-sensitive">
+        <summary>Sensitive content: show the image</summary>
+        ${image}
+      </details>`;
+  }
+  return html`${text} ${image}`;
+}
+
 /** One post in a member's list: its text, image, counts and a link to its own page. */
 export function postCard(post: Post, context: PageContext, eager: boolean): Html {
   return html`<article class="public-post">
     <p class="public-post-meta">
       <a href="${postPath(post.username, post._id)}">${timeOf(post.createdAt)}</a>
     </p>
-    ${post.content && html`<div class="public-post-text">${richText(post.content, post.entities, context)}</div>`}
-    ${postImage(post, context, eager)} ${postStats(post, true)}
+    ${postBody(post, context, eager)} ${postStats(post, true)}
   </article>`;
 }
 

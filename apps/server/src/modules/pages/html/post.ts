@@ -7,7 +7,7 @@ import {
   counted,
   DESCRIPTION_MAX,
   displayName,
-  postImage,
+  postBody,
   postPath,
   postStats,
   profilePath,
@@ -31,7 +31,8 @@ const TITLE_QUOTE_MAX = 60;
 function previewImage(view: PostView, origin: string): PreviewImage | null {
   const { post, author, context } = view;
   const name = displayName(author.user);
-  if (post.mediaURL) {
+  // A link shared elsewhere shows no image its author asked to hide.
+  if (post.mediaURL && !post.sensitive) {
     return {
       url: `${origin}${post.mediaURL}`,
       alt: post.mediaAlt ?? `Image posted by ${name}`,
@@ -50,20 +51,25 @@ function postHead(view: PostView, origin: string): Html {
   const { post, author } = view;
   const name = displayName(author.user);
   const text = post.content.trim();
+  const warning = post.contentWarning;
+  const quoted = warning ?? text;
   return headTags({
-    title: text
-      ? `${name} on Perch: “${shortened(text, TITLE_QUOTE_MAX)}”`
+    title: quoted
+      ? `${name} on Perch: “${shortened(quoted, TITLE_QUOTE_MAX)}”`
       : `${name} on Perch: an image`,
+    // Behind a content warning, the warning is all a preview elsewhere shows.
     description: shortened(
-      text !== ''
-        ? text
-        : (post.mediaAlt ?? `An image posted by ${name} (@${author.user.username}).`),
+      warning !== null
+        ? `Content warning: ${warning}`
+        : text !== ''
+          ? text
+          : (post.mediaAlt ?? `An image posted by ${name} (@${author.user.username}).`),
       DESCRIPTION_MAX,
     ),
     canonical: `${origin}${postPath(author.user.username, post._id)}`,
     type: 'article',
     image: previewImage(view, origin),
-    largeImage: post.mediaURL !== null,
+    largeImage: post.mediaURL !== null && !post.sensitive,
     noindex: author.noindex,
     properties: [
       ['article:published_time', post.createdAt],
@@ -117,8 +123,7 @@ function postContent(view: PostView): Html {
             <p class="public-username">@${user.username}</p>
           </div>
         </div>
-        ${post.content && html`<div class="public-post-text">${richText(post.content, post.entities, context)}</div>`}
-        ${postImage(post, context, true)}
+        ${postBody(post, context, true)}
         <p class="public-post-meta">${timeOf(post.createdAt)}</p>
         ${postStats(post, false)}
       </article>

@@ -1,0 +1,172 @@
+import type { Post } from '@perch/contract';
+import { useId, useState } from 'react';
+import { usePreferences } from '../../entities/session/preferences';
+import { RichText } from '../../shared/components/RichText';
+import { ImageIcon } from '../../shared/components/postIcons';
+
+interface PostImageProps {
+  src: string;
+  description: string | null;
+  fallbackAlt: string;
+  /** Blurred behind a Show button until pressed. */
+  sensitive: boolean;
+}
+
+/**
+ * The post's picture, named by its description when it has one (an ALT badge then shows the
+ * description on demand); a quiet placeholder stands in when it cannot be loaded. A sensitive
+ * image is blurred, and hidden from screen readers, until the reader presses Show; Hide blurs it
+ * again.
+ */
+function PostImage({ src, description, fallbackAlt, sensitive }: PostImageProps) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const [showDescription, setShowDescription] = useState(false);
+  const [revealed, setRevealed] = useState(false);
+  const descriptionId = useId();
+  const alt = description ?? fallbackAlt;
+  const hidden = sensitive && !revealed;
+  if (failedSrc === src) {
+    return (
+      <div className="post-card__media post-card__media--missing" role="img" aria-label={alt}>
+        <ImageIcon size={28} />
+        <span aria-hidden="true">Image unavailable</span>
+      </div>
+    );
+  }
+  return (
+    <div className="post-card__figure">
+      <div className={hidden ? 'post-card__media post-card__media--hidden' : 'post-card__media'}>
+        <img
+          src={src}
+          alt={hidden ? '' : alt}
+          aria-hidden={hidden || undefined}
+          className="post-card__image"
+          loading="lazy"
+          decoding="async"
+          onError={() => {
+            setFailedSrc(src);
+          }}
+        />
+        {hidden ? (
+          <button
+            type="button"
+            className="post-card__sensitive-cover"
+            onClick={() => {
+              setRevealed(true);
+            }}
+          >
+            <span className="post-card__sensitive-title">Sensitive content</span>
+            <span className="post-card__sensitive-action">Show image</span>
+          </button>
+        ) : (
+          <>
+            {description !== null && (
+              <button
+                type="button"
+                className="post-card__alt-badge"
+                aria-label={showDescription ? 'Hide image description' : 'Show image description'}
+                aria-expanded={showDescription}
+                aria-controls={descriptionId}
+                onClick={() => {
+                  setShowDescription((shown) => !shown);
+                }}
+              >
+                ALT
+              </button>
+            )}
+            {sensitive && (
+              <button
+                type="button"
+                className="post-card__sensitive-hide"
+                onClick={() => {
+                  setRevealed(false);
+                }}
+              >
+                Hide image
+              </button>
+            )}
+          </>
+        )}
+      </div>
+      {description !== null && !hidden && (
+        <p id={descriptionId} className="post-card__alt-text" hidden={!showDescription}>
+          {description}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The text and the image as they show once nothing hides them. */
+function Shown({
+  post,
+  fullName,
+  sensitive,
+}: {
+  post: Post;
+  fullName: string;
+  sensitive: boolean;
+}) {
+  return (
+    <>
+      {post.content !== '' && (
+        <p className="post-card__text">
+          <RichText text={post.content} entities={post.entities} />
+        </p>
+      )}
+      {post.mediaURL && (
+        <PostImage
+          src={post.mediaURL}
+          description={post.mediaAlt}
+          fallbackAlt={`Image posted by ${fullName}`}
+          sensitive={sensitive}
+        />
+      )}
+    </>
+  );
+}
+
+/**
+ * A post's text and image. Behind a content warning only the warning shows, with Show more; once
+ * opened, text and image show as they are. A sensitive image is blurred until pressed, unless the
+ * member chose to always show sensitive media.
+ */
+export function PostContent({ post, fullName }: { post: Post; fullName: string }) {
+  const { alwaysShowSensitiveMedia } = usePreferences();
+  const [opened, setOpened] = useState(false);
+  const contentId = useId();
+  const warning = post.contentWarning;
+  if (warning === null) {
+    return (
+      <Shown
+        post={post}
+        fullName={fullName}
+        sensitive={post.sensitive && !alwaysShowSensitiveMedia}
+      />
+    );
+  }
+  return (
+    <>
+      <div className="post-card__warning">
+        <p className="post-card__warning-text">
+          <span className="visually-hidden">Content warning: </span>
+          {warning}
+        </p>
+        <button
+          type="button"
+          className="post-card__warning-toggle"
+          aria-expanded={opened}
+          aria-controls={contentId}
+          onClick={() => {
+            setOpened((open) => !open);
+          }}
+        >
+          {opened ? 'Show less' : 'Show more'}
+        </button>
+      </div>
+      <div id={contentId} className="post-card__warned" hidden={!opened}>
+        {opened && <Shown post={post} fullName={fullName} sensitive={false} />}
+      </div>
+    </>
+  );
+}
