@@ -12,6 +12,8 @@ export const mediaUploadResponseSchema = z.object({
   thumbnailURL: z.string(),
   width: z.number().int(),
   height: z.number().int(),
+  /** A blurred likeness of the image (https://blurha.sh), drawn while it loads. */
+  blurhash: z.string(),
   mimeType: z.string(),
   /** Bytes of the stored image. */
   size: z.number().int(),

@@ -9,6 +9,7 @@ import {
   mediaUploadResponseSchema,
   type MediaUploadResponse,
 } from '@perch/contract';
+import { decode as decodeBlurhash, isBlurhashValid } from 'blurhash';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type Member } from '../factories';
@@ -94,6 +95,38 @@ describe('POST /api/media', () => {
       width: 640,
       height: 480,
     });
+  });
+
+  it('computes a blurhash that draws the picture’s colours, wide or tall, and keeps it', async () => {
+    const solid = (width: number, height: number) =>
+      sharp({
+        create: { width, height, channels: 3, background: { r: 20, g: 40, b: 220 } },
+      })
+        .png()
+        .toBuffer();
+    const wide = mediaUploadResponseSchema.parse(
+      (await send([filePart(await solid(300, 200))])).json(),
+    );
+    expect(isBlurhashValid(wide.blurhash).result).toBe(true);
+    // The first character holds the components: (x - 1) + (y - 1) * 9, 4 × 3 for a wide image.
+    expect(wide.blurhash[0]).toBe('L');
+    const pixels = decodeBlurhash(wide.blurhash, 4, 4);
+    const [r, g, b] = [pixels[0] ?? 0, pixels[1] ?? 0, pixels[2] ?? 0];
+    expect(b).toBeGreaterThan(180);
+    expect(r).toBeLessThan(60);
+    expect(g).toBeLessThan(80);
+    const row = await t.app.db
+      .selectFrom('media')
+      .select('blurhash')
+      .where('url', '=', wide.url)
+      .executeTakeFirstOrThrow();
+    expect(row.blurhash).toBe(wide.blurhash);
+
+    const tall = mediaUploadResponseSchema.parse(
+      (await send([filePart(await solid(200, 300))])).json(),
+    );
+    // 3 × 4 components: (3 - 1) + (4 - 1) * 9 = 29, 'T' in blurhash's base 83.
+    expect(tall.blurhash[0]).toBe('T');
   });
 
   it('removes EXIF, GPS included, and every other kind of metadata', async () => {

@@ -8,6 +8,7 @@ import {
   MediaMessages,
   type MediaPurpose,
 } from '@perch/contract';
+import { encode as encodeBlurhash } from 'blurhash';
 import { imageSize } from 'image-size';
 import type createSharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
@@ -76,6 +77,31 @@ export interface ProcessedImage {
   width: number;
   height: number;
   animated: boolean;
+  /** A few dozen characters that draw a blurred likeness of the image before (or instead of) it. */
+  blurhash: string;
+}
+
+/** The side of the pixels a blurhash is computed from: enough for its few components. */
+const BLURHASH_SIDE = 32;
+
+/**
+ * The image's blurhash, from its thumbnail scaled down further: 4 × 3 components for a wide image,
+ * 3 × 4 for a tall one, as Mastodon computes them.
+ */
+async function blurhashOf(sharp: CreateSharp, thumbnail: Buffer): Promise<string> {
+  const { data, info } = await sharp(thumbnail)
+    .resize({ width: BLURHASH_SIDE, height: BLURHASH_SIDE, fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const wide = info.width >= info.height;
+  return encodeBlurhash(
+    new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
+    info.width,
+    info.height,
+    wide ? 4 : 3,
+    wide ? 3 : 4,
+  );
 }
 
 const WEBP_QUALITY = 82;
@@ -201,6 +227,7 @@ async function encode(
     return {
       data,
       thumbnail,
+      blurhash: await blurhashOf(sharp, thumbnail),
       mime: MEDIA_STORED_TYPE,
       extension: 'webp',
       width: info.width,

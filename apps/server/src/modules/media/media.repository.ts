@@ -26,6 +26,8 @@ export async function upsertMedia(db: Db, row: MediaRow): Promise<void> {
     .onConflict((oc) =>
       oc.columns(['url', 'user_id']).doUpdateSet({
         created_at: (eb) => eb.ref('excluded.created_at'),
+        // An upload recorded before blurhashes were computed gets one now.
+        blurhash: (eb) => eb.ref('excluded.blurhash'),
       }),
     )
     .execute();

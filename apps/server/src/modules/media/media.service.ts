@@ -116,6 +116,7 @@ export async function uploadMedia(
       bytes: image.data.length,
       width: image.width,
       height: image.height,
+      blurhash: image.blurhash,
       created_at: input.now ?? Date.now(),
     });
   });
@@ -125,6 +126,7 @@ export async function uploadMedia(
     thumbnailURL,
     width: image.width,
     height: image.height,
+    blurhash: image.blurhash,
     mimeType: image.mime,
     size: image.data.length,
   };

@@ -99,6 +99,8 @@ export interface MediaTable {
   bytes: number;
   width: number;
   height: number;
+  /** A blurred likeness of the image (migration 0027); null for older uploads. */
+  blurhash: Generated<string | null>;
   /** The member's latest upload of these bytes: orphans are swept a grace period after it. */
   created_at: number;
 }

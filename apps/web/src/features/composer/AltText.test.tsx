@@ -31,6 +31,7 @@ describe('image descriptions', () => {
             thumbnailURL: '/media/sun-thumb.webp',
             width: 10,
             height: 10,
+            blurhash: 'LEHV6nWB2yk8pyo0adR*.7kCMdnj',
             mimeType: 'image/webp',
             size: 100,
           },

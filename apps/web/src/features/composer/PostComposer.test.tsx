@@ -131,6 +131,7 @@ describe('new-post box', () => {
             thumbnailURL: '/media/abc-thumb.webp',
             width: 10,
             height: 10,
+            blurhash: 'LEHV6nWB2yk8pyo0adR*.7kCMdnj',
             mimeType: 'image/webp',
             size: 100,
           },

@@ -93,7 +93,18 @@ describe('content warnings on a card', () => {
 
 const uploaded = (url: string) =>
   http.post('/api/media', () =>
-    json({ url, thumbnailURL: url, width: 10, height: 10, mimeType: 'image/webp', size: 100 }, 201),
+    json(
+      {
+        url,
+        thumbnailURL: url,
+        width: 10,
+        height: 10,
+        blurhash: 'LEHV6nWB2yk8pyo0adR*.7kCMdnj',
+        mimeType: 'image/webp',
+        size: 100,
+      },
+      201,
+    ),
   );
 
 describe('content warnings in the composer', () => {

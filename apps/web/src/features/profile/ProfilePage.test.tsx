@@ -262,6 +262,7 @@ describe('own profile', () => {
             thumbnailURL: '/media/new-avatar-thumb.webp',
             width: 400,
             height: 400,
+            blurhash: 'LEHV6nWB2yk8pyo0adR*.7kCMdnj',
             mimeType: 'image/webp',
             size: 1234,
           },

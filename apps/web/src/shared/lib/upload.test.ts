@@ -9,6 +9,7 @@ const stored = {
   thumbnailURL: '/media/abc-thumb.webp',
   width: 640,
   height: 480,
+  blurhash: 'LEHV6nWB2yk8pyo0adR*.7kCMdnj',
   mimeType: 'image/webp',
   size: 1234,
 };
