@@ -143,7 +143,7 @@ export function EditorToolbar({
           className="post-editor__tool post-editor__tool--text"
           disabled={busy}
           onClick={() => {
-            onWarningsChange({ ...warnings, open: !warnings.open });
+            onWarningsChange({ ...warnings, open: !warnings.open, opened: !warnings.open });
           }}
         >
           CW

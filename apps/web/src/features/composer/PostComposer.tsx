@@ -5,10 +5,22 @@ import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { DraftsMenu } from '../drafts';
 import { useDraft, type DraftContent } from '../drafts';
 import { PostEditor } from './PostEditor';
-import { NO_WARNINGS, warningsToSend, type EditorWarnings } from './Warnings';
+import {
+  draftWarnings,
+  NO_WARNINGS,
+  warningsOfDraft,
+  warningsToSend,
+  type EditorWarnings,
+} from './Warnings';
 import { useCreatePost } from '../../entities/post/posts.queries';
 
 export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
+
+/** The Post button looks disabled while the text is blank. */
+const submitClass = (text: string) =>
+  text.trim() === ''
+    ? 'post-composer__submit post-composer__submit--blank'
+    : 'post-composer__submit';
 
 const isEmptyPost = (content: DraftContent) => content.text.trim() === '' && !content.image;
 
@@ -35,15 +47,18 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const create = useCreatePost();
-  const blank = text.trim() === '';
   const draft = useDraft({
     memberId: user._id,
     postId: null,
-    content: useMemo(() => ({ text, image, altText, removeImage: false }), [text, image, altText]),
+    content: useMemo(
+      () => ({ text, image, altText, removeImage: false, ...draftWarnings(warnings) }),
+      [text, image, altText, warnings],
+    ),
     restore: useCallback((kept: DraftContent) => {
       setText(kept.text);
       setImage(kept.image);
       setAltText(kept.altText);
+      setWarnings(warningsOfDraft(kept));
     }, []),
     isPristine: isEmptyPost,
   });
@@ -110,13 +125,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
               onOpen={(kept) => void draft.open(kept)}
               onDiscard={(kept) => void draft.discard(kept)}
             />
-            <Button
-              type="submit"
-              className={['post-composer__submit', blank && 'post-composer__submit--blank']
-                .filter(Boolean)
-                .join(' ')}
-              loading={create.isPending}
-            >
+            <Button type="submit" className={submitClass(text)} loading={create.isPending}>
               Post
             </Button>
           </>

@@ -188,6 +188,7 @@ export function PostEditor(props: PostEditorProps) {
                 onWarningsChange({ ...warnings, text });
               }}
               disabled={busy}
+              focused={warnings.opened === true}
             />
           )}
           <label htmlFor={textId} className="visually-hidden">

@@ -7,6 +7,8 @@ export interface EditorWarnings {
   open: boolean;
   text: string;
   sensitive: boolean;
+  /** Opened by the member just now: the field takes focus (not when a draft brings it back). */
+  opened?: boolean;
 }
 
 export const NO_WARNINGS: EditorWarnings = { open: false, text: '', sensitive: false };
@@ -28,14 +30,32 @@ export function warningsToSend(warnings: EditorWarnings): PostWarnings {
   };
 }
 
+/** What a draft keeps of them: the warning's text, or null while its field is closed. */
+export function draftWarnings(warnings: EditorWarnings) {
+  return { contentWarning: warnings.open ? warnings.text : null, sensitive: warnings.sensitive };
+}
+
+/** The editor's state of a kept draft. */
+export function warningsOfDraft(kept: {
+  contentWarning: string | null;
+  sensitive: boolean;
+}): EditorWarnings {
+  return {
+    open: kept.contentWarning !== null,
+    text: kept.contentWarning ?? '',
+    sensitive: kept.sensitive,
+  };
+}
+
 interface WarningFieldProps {
   value: string;
   onChange: (value: string) => void;
   disabled: boolean;
+  focused: boolean;
 }
 
-/** The content warning's text, above the post's; focused as it opens. */
-export function ContentWarningField({ value, onChange, disabled }: WarningFieldProps) {
+/** The content warning's text, above the post's; focused when the member opens it. */
+export function ContentWarningField({ value, onChange, disabled, focused }: WarningFieldProps) {
   const id = useId();
   const hintId = useId();
   const length = countCharacters(value.trim());
@@ -51,8 +71,7 @@ export function ContentWarningField({ value, onChange, disabled }: WarningFieldP
         type="text"
         value={value}
         readOnly={disabled}
-        // Opened by the member's own press on the toolbar's button, so focus follows it.
-        autoFocus
+        autoFocus={focused}
         aria-describedby={hintId}
         aria-invalid={tooLong || undefined}
         placeholder="What should people know before reading?"

@@ -1,3 +1,9 @@
 export { PostComposer } from './PostComposer';
 export { PostEditor, type EditorImage } from './PostEditor';
-export { editorWarningsOf, warningsToSend, type EditorWarnings } from './Warnings';
+export {
+  draftWarnings,
+  editorWarningsOf,
+  warningsOfDraft,
+  warningsToSend,
+  type EditorWarnings,
+} from './Warnings';

@@ -15,6 +15,10 @@ export interface Draft {
   altText: string;
   /** Edit Post only: the member removed the post's image. */
   removeImage: boolean;
+  /** The content warning, null while its field is closed (absent on drafts kept before it). */
+  contentWarning?: string | null;
+  /** Whether the image is marked sensitive (absent: not). */
+  sensitive?: boolean;
   updatedAt: number;
 }
 

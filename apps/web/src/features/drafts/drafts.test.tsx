@@ -48,6 +48,38 @@ describe('drafts of the new-post box', () => {
     await keptTexts([]);
   });
 
+  it('keeps the content warning with the text', async () => {
+    signInAsMe();
+    mockFeeds();
+    const first = renderApp('/');
+    const box = () => screen.getByRole('region', { name: 'New post' });
+    await first.user.type(await screen.findByPlaceholderText("What's is in your mind?"), 'Plot');
+    await first.user.click(within(box()).getByRole('button', { name: 'Content warning' }));
+    await first.user.type(
+      within(box()).getByRole('textbox', { name: 'Content warning' }),
+      'Spoilers',
+    );
+    await waitFor(async () => {
+      expect((await listDrafts(me._id))[0]).toMatchObject({
+        text: 'Plot',
+        contentWarning: 'Spoilers',
+        sensitive: false,
+      });
+    });
+
+    first.unmount();
+    cleanup();
+    renderApp('/');
+    await waitFor(() => {
+      expect(composerText()).toHaveValue('Plot');
+    });
+    expect(within(box()).getByRole('textbox', { name: 'Content warning' })).toHaveValue('Spoilers');
+    expect(within(box()).getByRole('button', { name: 'Content warning' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+  });
+
   it('keeps several drafts: start another, switch back, delete one', async () => {
     signInAsMe();
     mockFeeds();

@@ -8,9 +8,20 @@ export interface DraftContent {
   /** The image's description. */
   altText: string;
   removeImage: boolean;
+  /** The content warning; null while its field is closed. */
+  contentWarning: string | null;
+  /** Whether the image is marked sensitive. */
+  sensitive: boolean;
 }
 
-const EMPTY: DraftContent = { text: '', image: null, altText: '', removeImage: false };
+const EMPTY: DraftContent = {
+  text: '',
+  image: null,
+  altText: '',
+  removeImage: false,
+  contentWarning: null,
+  sensitive: false,
+};
 
 /** Typing settles this long before the draft is written. */
 const SAVE_DELAY_MS = 400;

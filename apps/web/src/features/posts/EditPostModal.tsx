@@ -5,8 +5,10 @@ import { Modal } from '../../shared/components/Modal';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { useDraft, type DraftContent } from '../drafts';
 import {
+  draftWarnings,
   editorWarningsOf,
   PostEditor,
+  warningsOfDraft,
   warningsToSend,
   type EditorImage,
   type EditorWarnings,
@@ -24,8 +26,32 @@ function isUnchanged(post: Post, content: DraftContent): boolean {
     content.text === post.content &&
     !content.image &&
     !content.removeImage &&
-    content.altText === (post.mediaAlt ?? '')
+    content.altText === (post.mediaAlt ?? '') &&
+    content.contentWarning === post.contentWarning &&
+    content.sensitive === post.sensitive
   );
+}
+
+/** What a draft keeps of the dialog. */
+function draftOf(
+  text: string,
+  image: ImageChange,
+  altText: string,
+  warnings: EditorWarnings,
+): DraftContent {
+  return {
+    text,
+    image: image.kind === 'replace' ? image.file : null,
+    removeImage: image.kind === 'remove',
+    altText,
+    ...draftWarnings(warnings),
+  };
+}
+
+/** The image change a kept draft holds. */
+function imageChangeOf(kept: DraftContent): ImageChange {
+  if (kept.image) return { kind: 'replace', file: kept.image };
+  return kept.removeImage ? { kind: 'remove' } : { kind: 'keep' };
 }
 
 /** The image the editor shows: a new one picked, the post's own, or none. */
@@ -55,19 +81,14 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
     memberId: user._id,
     postId: post._id,
     content: useMemo(
-      () => ({
-        text,
-        image: image.kind === 'replace' ? image.file : null,
-        removeImage: image.kind === 'remove',
-        altText,
-      }),
-      [text, image, altText],
+      () => draftOf(text, image, altText, warnings),
+      [text, image, altText, warnings],
     ),
     restore: useCallback((kept: DraftContent) => {
       setText(kept.text);
       setAltText(kept.altText);
-      if (kept.image) setImage({ kind: 'replace', file: kept.image });
-      else setImage(kept.removeImage ? { kind: 'remove' } : { kind: 'keep' });
+      setWarnings(warningsOfDraft(kept));
+      setImage(imageChangeOf(kept));
     }, []),
     isPristine: (content) => isUnchanged(post, content),
   });
