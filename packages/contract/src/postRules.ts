@@ -14,3 +14,6 @@ export const MEDIA_ALT_TOO_LONG = `An image description can be at most ${MEDIA_A
 
 /** How many of a post's comments its answers embed as `comments`: the first page, oldest first. */
 export const EMBEDDED_COMMENTS_MAX = 20;
+
+/** How many of their own posts a member may pin to their profile (Mastodon's limit too). */
+export const PINNED_POSTS_MAX = 5;

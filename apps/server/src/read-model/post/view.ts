@@ -85,6 +85,7 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
     author,
     createdAt,
     updatedAt,
+    pinned: sqlBoolean(record.pinned),
   };
   const { json, secondAt } = joinedObjects(sharedJson(shared), viewerJson(unflaggedPart(record)));
   return { row: record, shared, json, viewerPartAt: secondAt };
@@ -122,6 +123,7 @@ export function presentPost(
     author: shared.author,
     createdAt: shared.createdAt,
     updatedAt: shared.updatedAt,
+    pinned: shared.pinned,
     likes: { likeCount: view.row.like_count, likedBy, dislikedBy: [] },
     commentCount: view.row.comment_count,
     likedByViewer: liked,
