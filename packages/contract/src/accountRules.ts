@@ -28,6 +28,7 @@ export const EXPORT_FILES = [
   'comments.json',
   'likes.json',
   'bookmarks.json',
+  'pins.json',
   'follows.json',
   'notifications.json',
 ] as const;

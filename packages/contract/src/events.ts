@@ -14,6 +14,9 @@ export const domainEventSchemas = {
   'post.deleted': z.object({ postId: id, authorId: id, mediaURL: z.string().nullable() }),
   'post.liked': z.object({ postId: id, postAuthorId: id, userId: id, likeCount: z.number() }),
   'post.unliked': z.object({ postId: id, postAuthorId: id, userId: id, likeCount: z.number() }),
+  /** The author (userId) pinned their post to their profile, or took the pin off. */
+  'post.pinned': z.object({ postId: id, userId: id }),
+  'post.unpinned': z.object({ postId: id, userId: id }),
   'comment.added': z.object({
     postId: id,
     commentId: id,
@@ -137,6 +140,8 @@ export function membersInvolved(event: DomainEvent): readonly string[] {
     case 'post.unliked':
     case 'comment.added':
       return [event.payload.postAuthorId, event.payload.userId];
+    case 'post.pinned':
+    case 'post.unpinned':
     case 'comment.edited':
     case 'comment.voted':
     case 'profile.edited':

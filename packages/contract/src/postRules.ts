@@ -21,3 +21,6 @@ export const EMBEDDED_COMMENTS_MAX = 20;
  */
 export const CONTENT_WARNING_MAX = 200;
 export const CONTENT_WARNING_TOO_LONG = `A content warning can be at most ${CONTENT_WARNING_MAX} characters.`;
+
+/** How many of their own posts a member may pin to their profile (Mastodon's limit too). */
+export const PINNED_POSTS_MAX = 5;

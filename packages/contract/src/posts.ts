@@ -100,6 +100,8 @@ export const postSchema = z.object({
   author: postAuthorSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Whether its author pinned it to their profile (the same for every reader). */
+  pinned: z.boolean(),
   likes: z.object({
     likeCount: z.number().int(),
     likedBy: z.array(userRefSchema),
@@ -117,6 +119,10 @@ export const postPageSchema = z.object({
   nextCursor: nextCursorSchema,
 });
 export type PostPage = z.infer<typeof postPageSchema>;
+
+/** A member's pinned posts, newest pin first (GET /api/posts/user/{username}/pinned). */
+export const pinnedPostsSchema = z.object({ posts: z.array(postSchema) });
+export type PinnedPosts = z.infer<typeof pinnedPostsSchema>;
 
 export const postResponseSchema = z.object({ post: postSchema });
 export type PostResponse = z.infer<typeof postResponseSchema>;

@@ -134,7 +134,11 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     hidden,
     trendingCacheMs: config.trendingCacheSeconds * 1000,
   });
-  const interactions = createInteractionsService({ transact, posts });
+  const interactions = createInteractionsService({
+    transact,
+    posts,
+    members: { lock: users.lockMember },
+  });
   const bookmarks = createBookmarksService({ db, posts, interactions });
   const embeds = createEmbedsService({ comments, users, bookmarks });
   const sessions = createSessionsService({ db, transact, tokenTtlSeconds: config.tokenTtlSeconds });

@@ -56,6 +56,13 @@ export const invalidation: Invalidation = {
     views.posts.forget(payload.postId);
     views.viewerStates.forget(payload.userId);
   },
+  // A pin shows on the post's view, the same for every reader.
+  'post.pinned': (payload, views) => {
+    views.posts.forget(payload.postId);
+  },
+  'post.unpinned': (payload, views) => {
+    views.posts.forget(payload.postId);
+  },
   'bookmark.added': (payload, views) => {
     views.viewerStates.forget(payload.userId);
   },

@@ -164,6 +164,14 @@ function bookmarksFile(reads: Db, id: string, size: number): Readable {
   }));
 }
 
+/** At most PINNED_POSTS_MAX rows: read at once. */
+function pinsFile(reads: Db, id: string): Readable {
+  async function* pins(): AsyncGenerator<RowOf<typeof repo.pinsOf>[]> {
+    yield await repo.pinsOf(reads, id);
+  }
+  return arrayFile(pins(), (pin) => ({ postId: pin.post_id, pinnedAt: toIso(pin.pinned_at) }));
+}
+
 function followsFile(reads: Db, id: string, size: number): Readable {
   async function* follows(): AsyncGenerator<string> {
     yield '{\n  "following": ';
@@ -220,6 +228,7 @@ export function exportFiles(reads: Db, row: UserRow, now: Date, pageSize: number
     ['comments.json', () => commentsFile(reads, id, pageSize)],
     ['likes.json', () => likesFile(reads, id, pageSize)],
     ['bookmarks.json', () => bookmarksFile(reads, id, pageSize)],
+    ['pins.json', () => pinsFile(reads, id)],
     ['follows.json', () => followsFile(reads, id, pageSize)],
     ['notifications.json', () => notificationsFile(reads, id, pageSize)],
   ];

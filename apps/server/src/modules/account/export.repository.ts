@@ -66,6 +66,17 @@ export function bookmarksPage(db: Db, userId: string, after: TimeKey, limit: num
   return query.orderBy('created_at').orderBy('post_id').limit(limit).execute();
 }
 
+/** The member's pinned posts (a handful), oldest pin first. */
+export function pinsOf(db: Db, userId: string) {
+  return db
+    .selectFrom('pinned_posts')
+    .select(['post_id', 'pinned_at'])
+    .where('user_id', '=', userId)
+    .orderBy('pinned_at')
+    .orderBy('post_id')
+    .execute();
+}
+
 /** The members the member follows, in id order (the follows key). */
 export function followingPage(db: Db, userId: string, afterId: string | null, limit: number) {
   let query = db

@@ -11,8 +11,8 @@ import type { Database } from '../../platform/db/schema';
 type Db = Kysely<Database>;
 
 /**
- * One kind of interaction of a member with a subject (a like or a bookmark of a post, a vote on a
- * comment), declared once: where it is stored, the counter it keeps on its subject, the events it
+ * One kind of interaction of a member with a subject (a like, a bookmark or a pin of a post, a vote
+ * on a comment), declared once: where it is stored, the counter it keeps on its subject, the events it
  * records and who hears them, the notification it makes, how a view shows it and where an export
  * lists it. The generic use cases (add.ts, remove.ts) run every interaction of the toggle kind
  * from its declaration.
@@ -20,7 +20,7 @@ type Db = Kysely<Database>;
  * `Subject` is the subject's row as locked for the change.
  */
 export interface Interaction<Subject> {
-  /** What it is called in messages and logs: 'like', 'bookmark', 'vote'. */
+  /** What it is called in messages and logs: 'like', 'bookmark', 'pin', 'vote'. */
   name: string;
   /** The table of the interactions, one row per member and subject. */
   table: keyof Database;
@@ -47,8 +47,12 @@ export interface Interaction<Subject> {
   audience: EventAudience['kind'];
   /** The notification an added interaction makes for the subject's author, if any. */
   notification: NotificationKind | null;
-  /** How a view of the subject shows it: the count's field and the viewer's own field. */
-  view: { count: string | null; viewerState: string };
+  /**
+   * How a view of the subject shows it: the count's field, and the field of the member's mark,
+   * either the viewer's own (`viewerState`: a like) or one every reader sees alike (`shared`: the
+   * author's pin).
+   */
+  view: { count: string | null } & ({ viewerState: string } | { shared: string });
   /** The file of an account's export that lists the member's interactions of this kind. */
   export: (typeof EXPORT_FILES)[number] | null;
 }

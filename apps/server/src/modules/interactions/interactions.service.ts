@@ -6,7 +6,7 @@ import {
   type PostInteractionDeps,
 } from './post-interaction';
 
-/** Members' interactions with posts (likes, bookmarks), each run from its declaration. */
+/** Members' interactions with posts (likes, bookmarks, pins), each run from its declaration. */
 export function createInteractionsService(deps: PostInteractionDeps) {
   return {
     add: (interaction: PostInteraction, viewer: Viewer, postId: string): Promise<Post> =>

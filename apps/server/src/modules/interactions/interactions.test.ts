@@ -26,6 +26,7 @@ const post: LockedPost = {
   first_name: 'A',
   last_name: 'B',
   avatar_url: null,
+  pinned: false,
   liked: false,
   bookmarked: false,
 };
@@ -49,7 +50,8 @@ describe.each(POST_INTERACTIONS.map((interaction) => [interaction.name, interact
       expect(DOMAIN_EVENT_TYPES).toContain(interaction.events.removed);
       if (interaction.notification) expect(NOTIFICATION_KINDS).toContain(interaction.notification);
       if (interaction.export) expect(EXPORT_FILES).toContain(interaction.export);
-      expect(fieldOf(interaction.view.viewerState)).toBeDefined();
+      const view = interaction.view;
+      expect(fieldOf('viewerState' in view ? view.viewerState : view.shared)).toBeDefined();
       if (interaction.view.count) expect(fieldOf(interaction.view.count)).toBeDefined();
     });
 

@@ -1,5 +1,7 @@
 import type { Post } from '@perch/contract';
+import type { Kysely } from 'kysely';
 import type { Viewer } from '../../lib/viewer';
+import type { Database } from '../../platform/db/schema';
 import type { Transact } from '../../platform/events/transactions';
 import { badRequest } from '../../lib/errors';
 import type { LockedPost, PostsService, ViewerStateRead } from '../posts/posts.service';
@@ -15,11 +17,28 @@ export interface PostInteraction extends Interaction<LockedPost> {
   changed: (post: LockedPost, added: boolean, count: number) => LockedPost;
   /** The messages of a change that changes nothing. */
   refusals: { alreadyAdded: string; notThere: (post: LockedPost) => string };
+  /**
+   * Rules an addition must pass beyond the post's existence (whose post, how many), checked in its
+   * transaction under the post's lock before anything is stored; throws an AppError to refuse.
+   */
+  admit?: (admission: Admission) => Promise<void>;
+}
+
+/** What an interaction's rules are checked with. */
+export interface Admission {
+  trx: Kysely<Database>;
+  /** The post as locked for the change. */
+  post: LockedPost;
+  memberId: string;
+  /** Holds the member's row until the transaction ends (after the post's: see the lock order). */
+  lockMember: (trx: Kysely<Database>, memberId: string) => Promise<boolean>;
 }
 
 export interface PostInteractionDeps {
   transact: Transact;
   posts: Pick<PostsService, 'lockedPost' | 'asPost'>;
+  /** Members' rows, locked for rules that count a member's interactions (see Admission). */
+  members: { lock: Admission['lockMember'] };
 }
 
 /**
@@ -28,7 +47,7 @@ export interface PostInteractionDeps {
  * the post as the viewer sees it after the change.
  */
 export function changePostInteraction(
-  { transact, posts }: PostInteractionDeps,
+  { transact, posts, members }: PostInteractionDeps,
   interaction: PostInteraction,
   viewer: Viewer,
   postId: string,
@@ -36,6 +55,9 @@ export function changePostInteraction(
 ): Promise<Post> {
   return transact(async (trx, events) => {
     const post = await posts.lockedPost(trx, postId, viewer, interaction.otherViewerState);
+    if (added && interaction.admit) {
+      await interaction.admit({ trx, post, memberId: viewer.id, lockMember: members.lock });
+    }
     const changed = added
       ? await interaction.add(trx, postId, viewer.id, Date.now())
       : await interaction.remove(trx, postId, viewer.id);

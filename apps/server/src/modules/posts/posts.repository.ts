@@ -29,6 +29,8 @@ export interface PostRecord {
   comment_count: number;
   created_at: number;
   updated_at: number;
+  /** Whether its author pinned it (see pinnedFlag): 0/1 on SQLite, a boolean on PostgreSQL. */
+  pinned: unknown;
 }
 
 /** A post with its author and the viewer's states: everything a card shows. */
@@ -90,6 +92,22 @@ const CARD_COLUMNS = [
 ] as const;
 
 /**
+ * Whether the author pinned the post `p`: a probe of pinned_posts' key (member, post), which
+ * holds a handful of rows a member.
+ */
+function pinnedFlag(eb: PostsEb) {
+  return eb
+    .exists(
+      eb
+        .selectFrom('pinned_posts as pp')
+        .select('pp.post_id')
+        .whereRef('pp.user_id', '=', 'p.user_id')
+        .whereRef('pp.post_id', '=', 'p.id'),
+    )
+    .as('pinned');
+}
+
+/**
  * Whether the member liked the post `p`. The like is looked up in the member's own likes
  * (`likes_user_post_idx`), not under the post (the primary key, which SQLite otherwise picks): a
  * reader's likes lie on a few pages that stay in memory while they read, a post's on a page of
@@ -123,6 +141,7 @@ function cardQuery(db: Db, viewerId: string | null) {
     .selectFrom('posts as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(CARD_COLUMNS)
+    .select(pinnedFlag)
     .select((eb) =>
       viewerId === null
         ? [sql<boolean>`0`.as('liked'), sql<boolean>`0`.as('bookmarked')]
@@ -135,7 +154,11 @@ function cardQuery(db: Db, viewerId: string | null) {
  * those from the cached member summaries rather than looking each one up again.
  */
 export const postsAmong = compiledQuery((db: Db, ids: unknown) =>
-  db.selectFrom('posts as p').select(POST_COLUMNS).where('p.id', 'in', idList(db, ids)),
+  db
+    .selectFrom('posts as p')
+    .select(POST_COLUMNS)
+    .select(pinnedFlag)
+    .where('p.id', 'in', idList(db, ids)),
 );
 
 /**
@@ -146,6 +169,7 @@ export const postsAtRows = compiledQuery((db: Db, rows: unknown) =>
   db
     .selectFrom('posts as p')
     .select(POST_COLUMNS)
+    .select(pinnedFlag)
     .where(sql<boolean>`${rowidOf(db, 'p')} in ${idList(db, rows)}`),
 );
 
@@ -345,7 +369,11 @@ function authorPostRowsOf(sort: AuthorPostsQuery['sort'], paged: boolean) {
   const direction = sort === 'oldest' ? 'asc' : 'desc';
   return compiledQuery(
     (db: Db, userId: string, afterAt: number, afterId: string, limit: number) => {
-      const rows = db.selectFrom('posts as p').select(POST_COLUMNS).where('p.user_id', '=', userId);
+      const rows = db
+        .selectFrom('posts as p')
+        .select(POST_COLUMNS)
+        .select(pinnedFlag)
+        .where('p.user_id', '=', userId);
       return (paged ? rows.where((eb) => keysetCondition(eb, sort, [afterAt, afterId])) : rows)
         .orderBy('p.created_at', direction)
         .orderBy('p.id', direction)
@@ -460,10 +488,10 @@ export function findPostOwner(
 
 /**
  * Which of the viewer's states on the post a change reads with it: the one its answer shows and the
- * change does not settle (a like settles `liked`, so it reads `bookmarked`), or none. Each is an
- * index probe of a table of millions of rows.
+ * change does not settle (a like settles `liked`, so it reads `bookmarked`), both (a pin settles
+ * neither), or none. Each is an index probe of a table of millions of rows.
  */
-export type MarkRead = 'liked' | 'bookmarked' | 'none';
+export type MarkRead = 'liked' | 'bookmarked' | 'both' | 'none';
 
 /**
  * A post read for a change, with the viewer's mark that was asked for (the other reads false); its
@@ -487,9 +515,14 @@ const lockedRow = compiledShapes(
       db
         .selectFrom('posts as p')
         .select(POST_COLUMNS)
+        .select(pinnedFlag)
         .select((eb) => [
-          mark === 'liked' ? likedFlag(db, eb, viewerId) : sql<boolean>`0`.as('liked'),
-          mark === 'bookmarked' ? bookmarkedFlag(eb, viewerId) : sql<boolean>`0`.as('bookmarked'),
+          mark === 'liked' || mark === 'both'
+            ? likedFlag(db, eb, viewerId)
+            : sql<boolean>`0`.as('liked'),
+          mark === 'bookmarked' || mark === 'both'
+            ? bookmarkedFlag(eb, viewerId)
+            : sql<boolean>`0`.as('bookmarked'),
         ])
         .where('p.id', '=', postId),
       (query) => query.forNoKeyUpdate(),
@@ -515,3 +548,16 @@ export const likedPostIds = compiledQuery((db: Db, userId: string, limit: number
 export const bookmarkedPostIds = compiledQuery((db: Db, userId: string, limit: number) =>
   db.selectFrom('bookmarks').select('post_id').where('user_id', '=', userId).limit(limit),
 );
+
+/** The posts the member pinned, newest pin first (pinned_posts' key: a handful of rows). */
+export async function pinnedPostIds(db: Db, userId: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('pinned_posts')
+    .select('post_id')
+    .where('user_id', '=', userId)
+    .orderBy('pinned_at', 'desc')
+    .orderBy('post_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.post_id);
+}

@@ -9,6 +9,7 @@ import {
   postMutationResponseSchema,
   postPageSchema,
   postResponseSchema,
+  pinnedPostsSchema,
   usernameParamsSchema,
   type Post,
 } from '@perch/contract';
@@ -16,7 +17,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerOf, withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../lib/viewer';
-import { like } from '../interactions';
+import { like, pin } from '../interactions';
 
 /** The lists of posts and one post, for members and, where open, visitors. */
 const postReadRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -53,6 +54,14 @@ const postReadRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) =>
       embeds.posts(await posts.byAuthor(req.params.username, req.viewer, req.query), readerOf(req)),
   );
+  const pinned = {
+    params: usernameParamsSchema,
+    response: { 200: pinnedPostsSchema },
+    summary: "A member's pinned posts, newest pin first",
+  };
+  app.get('/user/:username/pinned', { ...open, schema: pinned }, async (req) =>
+    embeds.posts(await posts.pinned(req.params.username, req.viewer), readerOf(req)),
+  );
   const one = {
     ...byId,
     response: { 200: postResponseSchema },
@@ -63,7 +72,7 @@ const postReadRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-/** Creating, editing, deleting and liking posts. */
+/** Creating, editing, deleting, liking and pinning posts. */
 const postWriteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { posts, interactions, embeds } = app.services;
   const auth = { preHandler: app.authenticate };
@@ -127,6 +136,22 @@ const postWriteRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...auth, schema: mutation('Take back a like') },
     async (req, reply) => {
       const post = await interactions.remove(like, viewerOf(req), req.params.postId);
+      return reply.status(201).send(await answer(req, { post }));
+    },
+  );
+  app.post(
+    '/pin/:postId',
+    { ...auth, schema: mutation('Pin an own post to the profile') },
+    async (req, reply) => {
+      const post = await interactions.add(pin, viewerOf(req), req.params.postId);
+      return reply.status(201).send(await answer(req, { post }));
+    },
+  );
+  app.post(
+    '/unpin/:postId',
+    { ...auth, schema: mutation('Take a pin off') },
+    async (req, reply) => {
+      const post = await interactions.remove(pin, viewerOf(req), req.params.postId);
       return reply.status(201).send(await answer(req, { post }));
     },
   );

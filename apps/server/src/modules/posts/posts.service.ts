@@ -7,6 +7,7 @@ import { deletePost } from './delete';
 import { editPost } from './edit';
 import { createPostLists } from './list';
 import { lockedPost, openPost, postExists, readPost } from './open';
+import { pinnedPosts } from './pinned';
 import type { Db, PostsServiceDeps } from './posts.deps';
 import type * as repo from './posts.repository';
 import * as writes from './posts.writes';
@@ -22,8 +23,8 @@ export type FeedKind = 'home' | 'explore' | 'liked';
 
 /**
  * Posts and their lists. Each use case is a file of its own (create.ts, edit.ts, delete.ts,
- * list.ts, open.ts, bookmarked.ts); this assembles them. Likes and bookmarks are interactions
- * (modules/interactions).
+ * list.ts, open.ts, bookmarked.ts, pinned.ts); this assembles them. Likes, bookmarks and pins are
+ * interactions (modules/interactions).
  */
 export function createPostsService(serviceDeps: PostsServiceDeps) {
   const deps = { ...serviceDeps, reads: serviceDeps.reads ?? serviceDeps.db };
@@ -49,6 +50,8 @@ export function createPostsService(serviceDeps: PostsServiceDeps) {
       }
       return list(viewer, { kind: 'author', userId: authorId }, query);
     },
+    /** The member's pinned posts, newest pin first (see pinned.ts). */
+    pinned: (username: string, viewer: Viewer | null) => pinnedPosts(deps, username, viewer),
     bookmarked: (viewer: Viewer, query: Parameters<typeof bookmarkedPosts>[2]) =>
       bookmarkedPosts(deps, viewer, query),
     /** The posts of `ids` that exist, in that order, as the viewer sees them (see packMany). */

@@ -36,8 +36,8 @@ const postInsert = compiledCommand(
     }),
 );
 
-/** A post as it is first written: no likes or comments yet, and never edited. */
-export type NewPost = Omit<PostRecord, 'like_count' | 'comment_count' | 'updated_at'>;
+/** A post as it is first written: no likes or comments yet, never edited, not pinned. */
+export type NewPost = Omit<PostRecord, 'like_count' | 'comment_count' | 'updated_at' | 'pinned'>;
 
 /** The record of a post as insertPost writes it. */
 export const writtenRecord = (post: NewPost): PostRecord => ({
@@ -45,6 +45,7 @@ export const writtenRecord = (post: NewPost): PostRecord => ({
   like_count: 0,
   comment_count: 0,
   updated_at: post.created_at,
+  pinned: false,
 });
 
 export async function insertPost(db: Db, post: NewPost): Promise<void> {

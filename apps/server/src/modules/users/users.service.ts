@@ -67,6 +67,11 @@ export function createUsersService(serviceDeps: UsersServiceDeps) {
      * gone.
      */
     lockPair,
+    /**
+     * Holds the member's row until the transaction ends (second in the lock order, after the
+     * post's); false when they are gone.
+     */
+    lockMember: (trx: Db, id: string): Promise<boolean> => repo.lockUser(trx, id),
     /** In a block's transaction (the pair locked): ends the follows between the two. */
     endFollowsBetween: (trx: Db, events: EventRecorder, a: string, b: string) =>
       endFollowsBetween(deps, trx, events, a, b),

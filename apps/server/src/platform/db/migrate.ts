@@ -22,6 +22,7 @@ import * as unreadCounts from './migrations/0020_unread_counts';
 import * as postsIndexedAtCommit from './migrations/0021_posts_indexed_at_commit';
 import * as postsCreatedWithAuthor from './migrations/0022_posts_created_with_author';
 import * as memberPrivacy from './migrations/0023_member_privacy';
+import * as pinnedPosts from './migrations/0024_pinned_posts';
 import * as contentWarnings from './migrations/0025_content_warnings';
 import * as mediaBlurhash from './migrations/0027_media_blurhash';
 
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0021_posts_indexed_at_commit': postsIndexedAtCommit,
   '0022_posts_created_with_author': postsCreatedWithAuthor,
   '0023_member_privacy': memberPrivacy,
+  '0024_pinned_posts': pinnedPosts,
   '0025_content_warnings': contentWarnings,
   '0027_media_blurhash': mediaBlurhash,
 };

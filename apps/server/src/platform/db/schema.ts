@@ -88,6 +88,13 @@ export interface BookmarksTable {
   created_at: number;
 }
 
+/** A post its author pinned to their profile (see modules/interactions/pin.ts). */
+export interface PinnedPostsTable {
+  user_id: string;
+  post_id: string;
+  pinned_at: number;
+}
+
 /** An uploaded image; one row per member who uploaded these bytes. */
 export interface MediaTable {
   id: string;
@@ -233,6 +240,7 @@ export interface Database {
   comment_votes: CommentVotesTable;
   follows: FollowsTable;
   bookmarks: BookmarksTable;
+  pinned_posts: PinnedPostsTable;
   media: MediaTable;
   outbox: OutboxTable;
   event_consumers: EventConsumersTable;

@@ -21,6 +21,8 @@ const record: PostRecord = {
   comment_count: 3,
   created_at: Date.UTC(2026, 10, 1, 12),
   updated_at: Date.UTC(2026, 10, 2, 8, 30, 0, 5),
+  // Pinned, as SQLite answers it.
+  pinned: 1,
 };
 
 const stub: UserStub = {
@@ -43,7 +45,7 @@ const flags = [
 
 const records: Record<string, PostRecord> = {
   'text with emoji, accents, entities and an image': record,
-  'plain text, never edited, nothing attached': {
+  'plain text, never edited, nothing attached, not pinned': {
     ...record,
     content: 'plain words',
     entities: null,
@@ -52,6 +54,7 @@ const records: Record<string, PostRecord> = {
     like_count: 0,
     comment_count: 0,
     updated_at: record.created_at,
+    pinned: false,
   },
 };
 

@@ -64,6 +64,7 @@ export function expandView(id: string, compact: CompactView): PostView {
       author: post.author,
       createdAt: post.createdAt,
       updatedAt: post.updatedAt,
+      pinned: post.pinned,
     },
     json,
     viewerPartAt: compact.viewerPartAt,

@@ -20,6 +20,7 @@ const card: PostRecord = {
   comment_count: 2,
   created_at: Date.UTC(2026, 10, 1, 12),
   updated_at: Date.UTC(2026, 10, 2, 8, 30),
+  pinned: 0,
 };
 
 const author: UserStub = {

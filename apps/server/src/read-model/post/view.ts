@@ -87,6 +87,7 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
     author,
     createdAt,
     updatedAt,
+    pinned: sqlBoolean(record.pinned),
   };
   const { json, secondAt } = joinedObjects(sharedJson(shared), viewerJson(unflaggedPart(record)));
   return { row: record, shared, json, viewerPartAt: secondAt };
@@ -126,6 +127,7 @@ export function presentPost(
     author: shared.author,
     createdAt: shared.createdAt,
     updatedAt: shared.updatedAt,
+    pinned: shared.pinned,
     likes: { likeCount: view.row.like_count, likedBy, dislikedBy: [] },
     commentCount: view.row.comment_count,
     likedByViewer: liked,

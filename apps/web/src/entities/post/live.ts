@@ -3,6 +3,7 @@ import { invalidateMember } from '../member/userCache';
 import type { LiveEventHandler, LiveEventHandlersFor } from '../../shared/live/liveEventHandlers';
 import { onBookmarkEvent } from './bookmark';
 import { onLikeEvent } from './like';
+import { onPinEvent } from './pin';
 import {
   findCachedPost,
   removePostFromLists,
@@ -83,6 +84,8 @@ export const postLiveHandlers = {
   'post.deleted': onPostDeleted,
   'post.liked': onLikeEvent,
   'post.unliked': onLikeEvent,
+  'post.pinned': onPinEvent,
+  'post.unpinned': onPinEvent,
   'bookmark.added': onBookmarkEvent,
   'bookmark.removed': onBookmarkEvent,
   'profile.edited': onAuthorEdited,
@@ -92,6 +95,8 @@ export const postLiveHandlers = {
   | 'post.deleted'
   | 'post.liked'
   | 'post.unliked'
+  | 'post.pinned'
+  | 'post.unpinned'
   | 'bookmark.added'
   | 'bookmark.removed'
   | 'profile.edited'

@@ -17,6 +17,8 @@ export const postMessages = {
   alreadyBookmarked: 'Post is already bookmarked.',
   bookmarkFailed: 'Something went wrong!',
   notBookmarked: 'Post not bookmarked yet',
+  pinned: 'Pinned to your profile.',
+  pinFailed: 'Something went wrong!',
 } as const;
 
 /** A 400 answer to a toggle is a conflict with what the server has. */
@@ -26,6 +28,14 @@ const isConflict = (error: unknown): boolean => isApiError(error) && error.statu
 export function likeRefusedMessage(action: LikeAction, error: unknown): string {
   if (action === 'dislike') return postMessages.dislikeFailed;
   return isConflict(error) ? postMessages.alreadyLiked : postMessages.likeFailed;
+}
+
+/**
+ * The toast for a pin change the server refused, made now or sent from the offline queue: its own
+ * reason when it gave one (another post's pin took the last place, say), else a generic one.
+ */
+export function pinRefusedMessage(error: unknown): string {
+  return isConflict(error) && isApiError(error) ? error.message : postMessages.pinFailed;
 }
 
 /** The toast for a bookmark change the server refused, made now or sent from the offline queue. */

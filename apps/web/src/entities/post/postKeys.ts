@@ -11,6 +11,8 @@ export type FeedSource =
   | { kind: 'liked' }
   | { kind: 'bookmarks' }
   | { kind: 'user'; username: string }
+  /** A member's pinned posts, newest pin first, one page: their profile shows them first. */
+  | { kind: 'pinned'; username: string }
   | { kind: 'tag'; tag: string }
   | { kind: 'search'; q: string; sort: SearchSort };
 

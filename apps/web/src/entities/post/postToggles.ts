@@ -4,8 +4,8 @@ import { isApiError } from '../../shared/lib/api';
 import type { RemovedFrom } from './postCache';
 import { postKeys } from './postKeys';
 
-/** A like or bookmark toggle of a post, which this tab puts in place before the server answers. */
-export type PostToggleKind = 'like' | 'bookmark';
+/** A like, bookmark or pin toggle of a post, which this tab puts in place before the server answers. */
+export type PostToggleKind = 'like' | 'bookmark' | 'pin';
 
 export const postToggleMutationKey = (kind: PostToggleKind) => ['posts', kind] as const;
 

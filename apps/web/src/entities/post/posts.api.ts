@@ -28,6 +28,8 @@ function listPath(source: FeedListSource): string {
       return '/api/users/bookmark';
     case 'user':
       return `/api/posts/user/${encodeURIComponent(source.username)}`;
+    case 'pinned':
+      return `/api/posts/user/${encodeURIComponent(source.username)}/pinned`;
   }
 }
 
@@ -53,6 +55,15 @@ export async function fetchPostPage({
   if (source.kind === 'tag') return fetchTagPage(source.tag, cursor, { token, signal });
   if (source.kind === 'search') {
     return searchPosts({ q: source.q, sort: source.sort, cursor, token, signal });
+  }
+  if (source.kind === 'pinned') {
+    // At most a handful, in pin order: one page, no sort.
+    const { posts } = await apiRequest(listPath(source), {
+      token,
+      signal,
+      schema: (s) => s.pinnedPostsSchema,
+    });
+    return { posts, nextCursor: null };
   }
   const params = new URLSearchParams();
   if (source.kind !== 'bookmarks') params.set('sort', sort);
@@ -124,6 +135,20 @@ export type LikeAction = 'like' | 'dislike';
 export function likePost(
   postId: string,
   action: LikeAction,
+  token: string,
+): Promise<PostMutationResponse> {
+  return apiRequest(`/api/posts/${action}/${encodeURIComponent(postId)}`, {
+    method: 'POST',
+    token,
+    schema: (s) => s.postMutationResponseSchema,
+  });
+}
+
+export type PinAction = 'pin' | 'unpin';
+
+export function pinPost(
+  postId: string,
+  action: PinAction,
   token: string,
 ): Promise<PostMutationResponse> {
   return apiRequest(`/api/posts/${action}/${encodeURIComponent(postId)}`, {

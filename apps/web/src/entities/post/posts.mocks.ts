@@ -41,6 +41,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     author,
     createdAt: '2026-11-22T10:00:00.000Z',
     updatedAt: '2026-11-22T10:00:00.000Z',
+    pinned: false,
     likes: { likeCount: 0, likedBy: [], dislikedBy: [] },
     commentCount: 0,
     likedByViewer: false,

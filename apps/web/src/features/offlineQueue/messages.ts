@@ -1,14 +1,20 @@
-import { bookmarkRefusedMessage, likeRefusedMessage } from '../../entities/post/messages';
+import {
+  bookmarkRefusedMessage,
+  likeRefusedMessage,
+  pinRefusedMessage,
+} from '../../entities/post/messages';
 import { usersMessages } from '../../entities/member/messages';
 import type { ToggleChange } from '../../shared/offlineQueue/queueStore';
 
-/** The spec's toast for a like, bookmark or follow the server refused when sent from the queue. */
+/** The spec's toast for a like, bookmark, pin or follow the server refused when sent from the queue. */
 export function toggleRefusedMessage(change: ToggleChange, error: unknown): string {
   switch (change.kind) {
     case 'like':
       return likeRefusedMessage(change.action, error);
     case 'bookmark':
       return bookmarkRefusedMessage(change.action, error);
+    case 'pin':
+      return pinRefusedMessage(error);
     case 'follow':
       return usersMessages.followFailure;
   }

@@ -10,9 +10,16 @@ import { profilePath, publicPostPath } from '../../shared/lib/paths';
 import { ActionMenu } from '../../shared/components/ActionMenu';
 import { EditPostModal } from './EditPostModal';
 import { formatPostDate } from '../../shared/lib/formatPostDate';
-import { CommentIcon, EditIcon, LinkIcon, TrashIcon } from '../../shared/components/postIcons';
+import {
+  CommentIcon,
+  EditIcon,
+  LinkIcon,
+  PinIcon,
+  TrashIcon,
+} from '../../shared/components/postIcons';
 import { useToggleBookmark } from '../../entities/post/bookmark';
 import { useToggleLike } from '../../entities/post/like';
+import { useTogglePin } from '../../entities/post/pin';
 import { useDeletePost } from '../../entities/post/posts.queries';
 import { PostContent } from './PostContent';
 import './posts.css';
@@ -24,6 +31,8 @@ export interface PostCardProps {
   onCommentsOpenChange?: (open: boolean) => void;
   /** 1-based place of the card in its feed and the feed's length (-1 when unknown). */
   position?: { index: number; total: number };
+  /** Marks the card "Pinned" (among a profile's pinned posts), in its text and its name. */
+  showPinned?: boolean;
 }
 
 /** Whether the viewer likes the post: their flag, or their name among the post's likers. */
@@ -39,9 +48,13 @@ interface CardHeaderProps {
   onEdit: () => void;
 }
 
-/** The author, the date, and the menu: Copy link, and on the member's own post Edit and Delete. */
+/**
+ * The author, the date, and the menu: Copy link, and on the member's own post Pin (or Unpin),
+ * Edit and Delete.
+ */
 function CardHeader({ post, nameId, fullName, isOwn, onEdit }: CardHeaderProps) {
   const remove = useDeletePost();
+  const pin = useTogglePin(post._id);
   const { author } = post;
   const date = formatPostDate(post.createdAt);
   return (
@@ -80,6 +93,13 @@ function CardHeader({ post, nameId, fullName, isOwn, onEdit }: CardHeaderProps) 
           },
           ...(isOwn
             ? [
+                {
+                  label: post.pinned ? 'Unpin from profile' : 'Pin to profile',
+                  icon: <PinIcon size={18} />,
+                  onSelect: () => {
+                    pin.mutate(post.pinned ? 'unpin' : 'pin');
+                  },
+                },
                 { label: 'Edit', icon: <EditIcon size={18} />, onSelect: onEdit },
                 {
                   label: 'Delete',
@@ -181,10 +201,13 @@ function CardBody({
   commentsOpen,
   onCommentsOpenChange,
   position,
-}: Required<Omit<PostCardProps, 'position'>> & Pick<PostCardProps, 'position'>) {
+  showPinned = false,
+}: Required<Omit<PostCardProps, 'position' | 'showPinned'>> &
+  Pick<PostCardProps, 'position' | 'showPinned'>) {
   const { user } = useRequiredSession();
   const [editing, setEditing] = useState(false);
   const nameId = useId();
+  const pinnedId = useId();
   const commentsId = useId();
 
   const { author } = post;
@@ -197,10 +220,16 @@ function CardBody({
       className="post-card"
       data-testid="post-card"
       data-post-id={post._id}
-      aria-labelledby={nameId}
+      aria-labelledby={showPinned ? `${pinnedId} ${nameId}` : nameId}
       aria-posinset={position?.index}
       aria-setsize={position?.total}
     >
+      {showPinned && (
+        <p className="post-card__pinned" id={pinnedId}>
+          <PinIcon size={14} />
+          Pinned
+        </p>
+      )}
       <CardHeader
         post={post}
         nameId={nameId}

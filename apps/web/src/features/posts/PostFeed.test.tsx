@@ -114,7 +114,7 @@ describe('post card', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['Copy link', 'Edit', 'Delete']);
+    ).toEqual(['Copy link', 'Pin to profile', 'Edit', 'Delete']);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Post menu' })).toHaveFocus();

@@ -207,6 +207,8 @@ function feedLabel(source: FeedSource): string {
       return 'Bookmarked posts';
     case 'user':
       return `Posts by @${source.username}`;
+    case 'pinned':
+      return `Pinned posts by @${source.username}`;
     case 'tag':
       return `Posts tagged #${source.tag}`;
     case 'search':

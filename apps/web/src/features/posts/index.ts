@@ -1,1 +1,2 @@
+export { PostCard } from './PostCard';
 export { PostFeed } from './PostFeed';

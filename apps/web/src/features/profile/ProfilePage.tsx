@@ -13,6 +13,7 @@ import { useDocumentTitle } from '../../shared/hooks/useDocumentTitle';
 import { useRequiredSession } from '../../entities/session/SessionProvider';
 import { PostFeed } from '../posts';
 import { BlockedNotice } from './BlockedNotice';
+import { PinnedPosts } from './PinnedPosts';
 import { ProfileSafetyMenu } from './ProfileSafetyMenu';
 import { FollowButton } from '../../entities/member/ui/FollowButton';
 import { useProfileQuery } from '../../entities/member/users.queries';
@@ -131,8 +132,8 @@ function ProfileProblem({
 
 /**
  * A member's profile: avatar, names, bio and counts; Edit on the viewer's own profile, Follow
- * or Unfollow and the More menu (mute, block) on others'; then their posts, or instead a notice
- * with Unblock when the viewer blocked them.
+ * or Unfollow and the More menu (mute, block) on others'; then their pinned posts and all their
+ * posts, or instead a notice with Unblock when the viewer blocked them.
  */
 export function ProfilePage() {
   // Reached as /profile/:username or as the public address /@username.
@@ -202,6 +203,7 @@ export function ProfilePage() {
           <h2 id={postsHeadingId} className="profile__posts-title">
             Posts
           </h2>
+          <PinnedPosts username={user.username} />
           <PostFeed source={{ kind: 'user', username: user.username }} emptyText="No post yet!" />
         </section>
       )}

@@ -38,6 +38,14 @@ export function TrashIcon(props: IconProps) {
   );
 }
 
+export function PinIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M9 3.5h6M10 3.5v5.2L6.5 13h11L14 8.7V3.5M12 13v7.5" />
+    </Icon>
+  );
+}
+
 export function EditIcon(props: IconProps) {
   return (
     <Icon {...props}>

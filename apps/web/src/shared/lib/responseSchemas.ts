@@ -13,6 +13,7 @@ export {
   loginResponseSchema,
   mediaUploadResponseSchema,
   notificationPageSchema,
+  pinnedPostsSchema,
   postDeleteResponseSchema,
   postMutationResponseSchema,
   postPageSchema,

@@ -13,6 +13,8 @@ export function liveEventSchemasOf({ domainEventSchemas: events }: Schemas) {
     'post.deleted': events['post.deleted'].pick({ postId: true, authorId: true }),
     'post.liked': events['post.liked'],
     'post.unliked': events['post.unliked'],
+    'post.pinned': events['post.pinned'],
+    'post.unpinned': events['post.unpinned'],
     'comment.added': events['comment.added'],
     'comment.edited': events['comment.edited'].pick({ postId: true, commentId: true }),
     'comment.voted': events['comment.voted'].pick({

@@ -24,6 +24,7 @@ export interface QueuedPost {
 export type ToggleChange =
   | { kind: 'like'; action: 'like' | 'dislike' }
   | { kind: 'bookmark'; action: 'add' | 'remove' }
+  | { kind: 'pin'; action: 'pin' | 'unpin' }
   | { kind: 'follow'; action: 'follow' | 'unfollow' };
 
 export type ToggleKind = ToggleChange['kind'];

@@ -22,6 +22,7 @@ export type Toggle = ToggleChange & { memberId: string; targetId: string; token?
 export interface ToggleAnswers {
   like: PostMutationResponse;
   bookmark: BookmarkMutationResponse;
+  pin: PostMutationResponse;
   follow: FollowResponse;
 }
 
