@@ -3,6 +3,7 @@ import { countCharacters } from './text';
 import { commentSchema } from './comment';
 import { entitySchema } from './entities';
 import { nextCursorSchema } from './pagination';
+import { previewCardSchema } from './previewCard';
 import { recordIdFields, userRefSchema, userStubSchema } from './records';
 import {
   MEDIA_ALT_MAX,
@@ -76,6 +77,11 @@ export const postSchema = z.object({
   mediaURL: z.string().nullable(),
   /** The image's description (alt text), null when it has none (or there is no image). */
   mediaAlt: z.string().nullable(),
+  /**
+   * The preview of the first link in `content`, null until it is fetched (a `post.card.attached`
+   * event follows), when the text has no link, or when the page offered nothing to show.
+   */
+  card: previewCardSchema.nullable(),
   username: z.string(),
   userId: z.string(),
   author: postAuthorSchema,

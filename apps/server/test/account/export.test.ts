@@ -44,6 +44,7 @@ interface ExportedPost {
   content: string;
   mediaURL: string | null;
   mediaAlt: string | null;
+  card: unknown;
   likeCount: number;
   commentCount: number;
   createdAt: string;
@@ -125,6 +126,7 @@ describe('GET /api/users/me/export', () => {
       content: p1.content,
       mediaURL: picture,
       mediaAlt: null,
+      card: null,
       likeCount: 1,
       commentCount: 2,
       createdAt: p1.createdAt,

@@ -20,6 +20,7 @@ export function postsPage(db: Db, userId: string, after: TimeKey, limit: number)
       'content',
       'media_url',
       'media_alt',
+      'preview_card',
       'like_count',
       'comment_count',
       'created_at',

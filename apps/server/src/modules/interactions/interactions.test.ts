@@ -16,6 +16,7 @@ const post: LockedPost = {
   entities: null,
   media_url: null,
   media_alt: null,
+  preview_card: null,
   created_at: 1,
   updated_at: 1,
   like_count: 3,

@@ -1,4 +1,4 @@
-import { ErrorMessages, POST_EMPTY, type Post, type PostInput } from '@perch/contract';
+import { ErrorMessages, firstLinkOf, POST_EMPTY, type Post, type PostInput } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { badRequest } from '../../lib/errors';
 import { recordMentions } from '../discovery/entities.service';
@@ -32,12 +32,15 @@ export function editPost(
         : altTextOf(input.mediaAlt)
       : null;
     const found = await entities.resolve(trx, content);
+    // A card of another link goes at once; the card worker fetches the new link's after commit.
+    const linkChanged = firstLinkOf(content) !== firstLinkOf(post.content);
     await writes.updatePost(trx, postId, {
       content,
       entities: encodeEntities(found),
       media_url: mediaUrl,
       media_alt: mediaAlt,
       updated_at: Date.now(),
+      ...(linkChanged ? { preview_card: null } : {}),
     });
     const mentioned = await entities.record(trx, 'post', {
       id: postId,

@@ -22,6 +22,8 @@ export interface PostRecord {
   entities: string | null;
   media_url: string | null;
   media_alt: string | null;
+  /** The preview card the post shows, as JSON; null for none. */
+  preview_card: string | null;
   like_count: number;
   comment_count: number;
   created_at: number;
@@ -70,6 +72,7 @@ const POST_COLUMNS = [
   'p.entities',
   'p.media_url',
   'p.media_alt',
+  'p.preview_card',
   'p.like_count',
   'p.comment_count',
   'p.created_at',
@@ -510,3 +513,26 @@ export const likedPostIds = compiledQuery((db: Db, userId: string, limit: number
 export const bookmarkedPostIds = compiledQuery((db: Db, userId: string, limit: number) =>
   db.selectFrom('bookmarks').select('post_id').where('user_id', '=', userId).limit(limit),
 );
+
+/** What the card worker reads of a post: its author, its text and the card it shows. */
+export interface PostLinkRow {
+  id: string;
+  user_id: string;
+  content: string;
+  preview_card: string | null;
+}
+
+/**
+ * The post, locked for a change of its card as every change of a post is (see lockPostForChange),
+ * with what the card worker needs of it; undefined when it is gone.
+ */
+export function lockPostForCard(db: Db, postId: string): Promise<PostLinkRow | undefined> {
+  return withRowLock(
+    db,
+    db
+      .selectFrom('posts as p')
+      .select(['p.id', 'p.user_id', 'p.content', 'p.preview_card'])
+      .where('p.id', '=', postId),
+    (query) => query.forNoKeyUpdate(),
+  ).executeTakeFirst();
+}

@@ -22,6 +22,7 @@ import * as unreadCounts from './migrations/0020_unread_counts';
 import * as postsIndexedAtCommit from './migrations/0021_posts_indexed_at_commit';
 import * as postsCreatedWithAuthor from './migrations/0022_posts_created_with_author';
 import * as memberPrivacy from './migrations/0023_member_privacy';
+import * as linkPreviews from './migrations/0026_link_previews';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 export const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0021_posts_indexed_at_commit': postsIndexedAtCommit,
   '0022_posts_created_with_author': postsCreatedWithAuthor,
   '0023_member_privacy': memberPrivacy,
+  '0026_link_previews': linkPreviews,
 };
 
 const provider: MigrationProvider = {

@@ -57,6 +57,7 @@ export function expandView(id: string, compact: CompactView): PostView {
       entities: post.entities,
       mediaURL: post.mediaURL,
       mediaAlt: post.mediaAlt,
+      card: post.card,
       username: post.username,
       userId: compact.userId,
       author: post.author,

@@ -14,6 +14,7 @@ const card: PostRecord = {
   entities: null,
   media_url: null,
   media_alt: null,
+  preview_card: null,
   like_count: 3,
   comment_count: 2,
   created_at: Date.UTC(2026, 10, 1, 12),

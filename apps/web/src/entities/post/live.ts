@@ -59,11 +59,20 @@ const onPostEdited: LiveEventHandler<'post.edited'> = (
         content: post.content,
         entities: post.entities,
         mediaURL: post.mediaURL,
+        card: post.card,
         updatedAt: post.updatedAt,
       }));
     },
     () => undefined, // Deleted meanwhile, or offline: the next event or load settles it.
   );
+};
+
+/** A preview card fetched after the post was written: shown where the post is loaded. */
+const onCardAttached: LiveEventHandler<'post.card.attached'> = (
+  { payload: { postId, card } },
+  { queryClient },
+) => {
+  updatePostInCaches(queryClient, postId, (cached) => ({ ...cached, card }));
 };
 
 const onPostDeleted: LiveEventHandler<'post.deleted'> = (
@@ -86,6 +95,7 @@ export const postLiveHandlers = {
   'post.created': onPostCreated,
   'post.edited': onPostEdited,
   'post.deleted': onPostDeleted,
+  'post.card.attached': onCardAttached,
   'post.liked': onLikeEvent,
   'post.unliked': onLikeEvent,
   'bookmark.added': onBookmarkEvent,
@@ -95,6 +105,7 @@ export const postLiveHandlers = {
   | 'post.created'
   | 'post.edited'
   | 'post.deleted'
+  | 'post.card.attached'
   | 'post.liked'
   | 'post.unliked'
   | 'bookmark.added'

@@ -34,6 +34,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     entities: [],
     mediaURL: null,
     mediaAlt: null,
+    card: null,
     username: author.username,
     userId: author._id,
     author,
