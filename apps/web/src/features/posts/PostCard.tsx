@@ -9,6 +9,7 @@ import { copyLink } from '../../shared/lib/copyLink';
 import { profilePath, publicPostPath } from '../../shared/lib/paths';
 import { ActionMenu } from '../../shared/components/ActionMenu';
 import { EditPostModal } from './EditPostModal';
+import { LinkPreview } from './LinkPreview';
 import { formatPostDate } from '../../shared/lib/formatPostDate';
 import {
   CommentIcon,
@@ -291,6 +292,7 @@ function CardBody({
           fallbackAlt={`Image posted by ${fullName}`}
         />
       )}
+      {post.card && <LinkPreview card={post.card} />}
 
       <CardActions
         post={post}
