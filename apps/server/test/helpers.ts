@@ -44,6 +44,9 @@ export function testConfig(dataDir: string, overrides: Partial<AppConfig> = {}):
     headersTimeoutMs: 30_000,
     requestTimeoutMs: 60_000,
     keepAliveTimeoutMs: 72_000,
+    // Off unless a test turns it on: a link in a test's post must not reach out of the machine.
+    linkPreviews: false,
+    linkPreviewAllowPrivate: false,
     ...overrides,
   };
 }

@@ -119,6 +119,8 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       PERCH_LOG_LEVEL: logLevel,
       LOG_LEVEL: logLevel,
+      // The link preview test serves its page from this machine.
+      LINK_PREVIEW_ALLOW_PRIVATE: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

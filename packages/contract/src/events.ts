@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { previewCardSchema } from './previewCard';
 
 /**
  * Domain events: what happened, recorded in the write's transaction and handed to handlers after
@@ -12,6 +13,11 @@ export const domainEventSchemas = {
   /** previousMediaURL: the image the edit replaced or removed, if any. */
   'post.edited': z.object({ postId: id, authorId: id, previousMediaURL: z.string().nullable() }),
   'post.deleted': z.object({ postId: id, authorId: id, mediaURL: z.string().nullable() }),
+  /**
+   * The post's preview card was fetched after the post was written or edited: the card as the post
+   * now shows it (see previewCardSchema in posts.ts).
+   */
+  'post.card.attached': z.object({ postId: id, authorId: id, card: previewCardSchema }),
   'post.liked': z.object({ postId: id, postAuthorId: id, userId: id, likeCount: z.number() }),
   'post.unliked': z.object({ postId: id, postAuthorId: id, userId: id, likeCount: z.number() }),
   /** The author (userId) pinned their post to their profile, or took the pin off. */
@@ -135,6 +141,7 @@ export function membersInvolved(event: DomainEvent): readonly string[] {
   switch (event.type) {
     case 'post.created':
     case 'post.edited':
+    case 'post.card.attached':
       return [event.payload.authorId];
     case 'post.liked':
     case 'post.unliked':

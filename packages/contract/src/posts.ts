@@ -3,6 +3,7 @@ import { countCharacters } from './text';
 import { commentSchema } from './comment';
 import { entitySchema } from './entities';
 import { nextCursorSchema } from './pagination';
+import { previewCardSchema } from './previewCard';
 import { recordIdFields, userRefSchema, userStubSchema } from './records';
 import {
   CONTENT_WARNING_MAX,
@@ -95,6 +96,11 @@ export const postSchema = z.object({
   contentWarning: z.string().nullable(),
   /** Whether the images are blurred until pressed; always true with a content warning. */
   sensitive: z.boolean(),
+  /**
+   * The preview of the first link in `content`, null until it is fetched (a `post.card.attached`
+   * event follows), when the text has no link, or when the page offered nothing to show.
+   */
+  card: previewCardSchema.nullable(),
   username: z.string(),
   userId: z.string(),
   author: postAuthorSchema,

@@ -78,6 +78,13 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** How long an idle connection is kept open for the client's next request. */
   keepAliveTimeoutMs: number;
+  /** Fetch preview cards for links in posts (see modules/preview-cards). */
+  linkPreviews: boolean;
+  /**
+   * Let link previews fetch from loopback and private addresses: for tests against a local server
+   * only, as it lets anyone who posts a link make this server request its own network.
+   */
+  linkPreviewAllowPrivate: boolean;
 }
 
 /** Followers from which an author's posts are pulled into Home (see modules/timelines). */
@@ -221,6 +228,12 @@ const envSchema = z.object({
     DEFAULT_KEEP_ALIVE_TIMEOUT_SECONDS,
   ),
   COMPRESSION: z.enum(['on', 'off'], { error: 'COMPRESSION must be "on" or "off"' }).default('on'),
+  LINK_PREVIEWS: z
+    .enum(['on', 'off'], { error: 'LINK_PREVIEWS must be "on" or "off"' })
+    .default('on'),
+  LINK_PREVIEW_ALLOW_PRIVATE: z
+    .enum(['0', '1'], { error: 'LINK_PREVIEW_ALLOW_PRIVATE must be 0 or 1' })
+    .default('0'),
   PUBLIC_URL: z
     .string()
     .trim()
@@ -313,5 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir: string | 
     headersTimeoutMs: Math.round(headersTimeout * 1000),
     requestTimeoutMs: Math.round(e.REQUEST_TIMEOUT_SECONDS * 1000),
     keepAliveTimeoutMs: Math.round(e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000),
+    linkPreviews: e.LINK_PREVIEWS === 'on',
+    linkPreviewAllowPrivate: e.LINK_PREVIEW_ALLOW_PRIVATE === '1',
   };
 }

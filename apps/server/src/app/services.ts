@@ -31,6 +31,8 @@ import type { MediaStore } from '../modules/media/media.store';
 import { createNotificationsService } from '../modules/notifications/notifications.service';
 import { createPagesService } from '../modules/pages/pages.service';
 import { createPostsService } from '../modules/posts/posts.service';
+import { createPreviewCardsService } from '../modules/preview-cards/preview-cards.service';
+import { createGuardedFetch } from '../platform/infra/guarded-fetch';
 import { createHiddenMembers } from '../modules/safety/hidden-members';
 import { createIdempotencyService } from '../modules/idempotency/idempotency.service';
 import { createSafetyService } from '../modules/safety/safety.service';
@@ -39,6 +41,8 @@ import { createTimelinesService } from '../modules/timelines/timelines.service';
 import { createUsersService } from '../modules/users/users.service';
 
 const MINUTE = 60 * 1000;
+/** A preview card's image may be larger than its page: it is re-encoded and capped after. */
+const PREVIEW_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const HOUR = 60 * MINUTE;
 /** Events are kept this long for reconnecting streams to replay; older ones are pruned. */
 export const OUTBOX_RETENTION_MS = 48 * HOUR;
@@ -157,6 +161,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
   const exports = createExportService({ reads, users, media, log });
   const pages = createPagesService({ users, posts, comments, media });
   const feeds = createFeedsService({ media, users, posts, discovery });
+  const previewCards = createPreviewCards(deps, { transact, posts, media });
   return {
     auth,
     account,
@@ -176,7 +181,28 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     pages,
     safety,
     idempotency,
+    previewCards,
   };
+}
+
+/** Link preview cards, fetched through the guarded fetch; null when LINK_PREVIEWS is off. */
+function createPreviewCards(
+  { db, config, log }: ServicesDeps,
+  modules: Pick<Parameters<typeof createPreviewCardsService>[0], 'transact' | 'posts' | 'media'>,
+) {
+  if (!config.linkPreviews) return null;
+  const guard = {
+    // Site owners reach this instance through the address it names (the request's own when unset).
+    publicOrigin: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    allowPrivate: config.linkPreviewAllowPrivate,
+  };
+  return createPreviewCardsService({
+    db,
+    log,
+    ...modules,
+    fetchPage: createGuardedFetch(guard),
+    fetchImage: createGuardedFetch({ ...guard, maxBytes: PREVIEW_IMAGE_MAX_BYTES }),
+  });
 }
 
 type Modules = ReturnType<typeof createModules>;
@@ -187,12 +213,17 @@ type Modules = ReturnType<typeof createModules>;
  */
 function createEventFlow(deps: ServicesDeps, views: ReadModel, modules: Modules) {
   const { db, log, infra } = deps;
-  const { notifications, media, timelines, users, sessions } = modules;
+  const { notifications, media, timelines, users, sessions, previewCards } = modules;
   const relay = createRelay({
     db,
     signal: infra.signal,
     log,
-    consumers: [notifications.consumer, media.consumer, timelines.consumer],
+    consumers: [
+      notifications.consumer,
+      media.consumer,
+      timelines.consumer,
+      ...(previewCards ? [previewCards.consumer] : []),
+    ],
   });
   const hub = createStreamHub({
     followersAmong: users.followersAmong,
@@ -295,7 +326,7 @@ export function createServices(deps: ServicesDeps) {
   const flow = createEventFlow(deps, views, modules);
   late.flow = flow;
   const { relay, hub, streams } = flow;
-  const { timelines } = modules;
+  const { timelines, previewCards } = modules;
   const scheduler = createScheduler({ lock: infra.jobLock, log });
   const jobs = createJobs(deps, modules);
 
@@ -310,6 +341,7 @@ export function createServices(deps: ServicesDeps) {
     /** Starts what runs beside requests: the relay and the scheduled jobs. */
     async start(): Promise<void> {
       await relay.start();
+      previewCards?.start();
       scheduleJobs(scheduler, jobs, config);
     },
 
@@ -317,6 +349,7 @@ export function createServices(deps: ServicesDeps) {
     async stop(): Promise<void> {
       hub.closeAll('shutting down');
       await scheduler.stop();
+      await previewCards?.stop();
       await timelines.idle();
       await relay.stop();
     },

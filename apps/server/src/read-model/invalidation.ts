@@ -48,6 +48,9 @@ export const invalidation: Invalidation = {
     views.members.countsChanged(payload.authorId);
     views.comments.postChanged(payload.postId);
   },
+  'post.card.attached': (payload, views) => {
+    views.posts.forget(payload.postId);
+  },
   'post.liked': (payload, views) => {
     views.posts.forget(payload.postId);
     views.viewerStates.forget(payload.userId);

@@ -46,6 +46,7 @@ interface ExportedPost {
   mediaAlt: string | null;
   contentWarning: string | null;
   sensitive: boolean;
+  card: unknown;
   likeCount: number;
   commentCount: number;
   createdAt: string;
@@ -129,6 +130,7 @@ describe('GET /api/users/me/export', () => {
       mediaAlt: null,
       contentWarning: null,
       sensitive: false,
+      card: null,
       likeCount: 1,
       commentCount: 2,
       createdAt: p1.createdAt,

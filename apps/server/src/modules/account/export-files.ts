@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { PreviewCard } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../platform/db/schema';
 import { toIso } from '../../lib/time';
@@ -110,6 +111,8 @@ function postsFile(reads: Db, id: string, size: number): Readable {
     mediaAlt: post.media_alt,
     contentWarning: post.content_warning,
     sensitive: post.sensitive === 1,
+    // The page the post linked to and what it said of itself; its image stays on this server.
+    card: post.preview_card === null ? null : (JSON.parse(post.preview_card) as PreviewCard),
     likeCount: post.like_count,
     commentCount: post.comment_count,
     createdAt: toIso(post.created_at),

@@ -22,6 +22,7 @@ export function postsPage(db: Db, userId: string, after: TimeKey, limit: number)
       'media_alt',
       'content_warning',
       'sensitive',
+      'preview_card',
       'like_count',
       'comment_count',
       'created_at',

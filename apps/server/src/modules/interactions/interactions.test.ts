@@ -18,6 +18,7 @@ const post: LockedPost = {
   media_alt: null,
   content_warning: null,
   sensitive: 0,
+  preview_card: null,
   created_at: 1,
   updated_at: 1,
   like_count: 3,

@@ -48,7 +48,7 @@ export async function hasMediaRow(db: Db, url: string, createdSince?: number): P
   return (await query.limit(1).executeTakeFirst()) !== undefined;
 }
 
-/** Whether any post or profile shows the image. */
+/** Whether any post, profile or link preview card shows the image. */
 export async function isMediaReferenced(db: Db, url: string): Promise<boolean> {
   const post = await db
     .selectFrom('posts')
@@ -63,7 +63,15 @@ export async function isMediaReferenced(db: Db, url: string): Promise<boolean> {
     .where('avatar_url', '=', url)
     .limit(1)
     .executeTakeFirst();
-  return user !== undefined;
+  if (user) return true;
+  // A card's image is kept for as long as its card: posts linking to the page show it.
+  const card = await db
+    .selectFrom('preview_cards')
+    .select('url')
+    .where('image_url', '=', url)
+    .limit(1)
+    .executeTakeFirst();
+  return card !== undefined;
 }
 
 export async function deleteMediaRows(db: Db, url: string): Promise<number> {
@@ -92,6 +100,13 @@ export async function findOrphanMediaUrls(
       eb.not(
         eb.exists(
           eb.selectFrom('users as u').select('u.id').whereRef('u.avatar_url', '=', 'm.url'),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('preview_cards as c').select('c.url').whereRef('c.image_url', '=', 'm.url'),
         ),
       ),
     )

@@ -11,7 +11,7 @@ import type { Database } from '../../platform/db/schema';
 import type { DurableConsumer } from '../../platform/events/consumer';
 import { badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { processImage } from './media.image';
+import { processImage, type ProcessedImage } from './media.image';
 import * as repo from './media.repository';
 import type { MediaStore } from './media.store';
 
@@ -132,6 +132,32 @@ export async function uploadMedia(
   };
 }
 
+/** A stored image's address and size. */
+export interface StoredImage {
+  url: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Stores an image already checked and re-encoded (processImage) without an upload record, in the
+ * caller's transaction, which must also write what shows it (a preview card): the lock keeps a
+ * concurrent release of the same picture from removing the files before that commits. An image no
+ * one shows is the sweep's once the grace period is over.
+ */
+export async function storeUnrecorded(
+  trx: Db,
+  store: MediaStore,
+  image: ProcessedImage,
+): Promise<StoredImage> {
+  const hash = createHash('sha256').update(image.data).digest('hex');
+  const keys = keysOf(hash, image.extension);
+  await repo.lockMediaUrl(trx, keys.url, 'shared');
+  await store.put(keys.image, image.data, image.mime);
+  await store.put(keys.thumbnail, image.thumbnail, image.mime);
+  return { url: keys.url, width: image.width, height: image.height };
+}
+
 /**
  * Passes null, an image this member uploaded, and the demo images the demo data shows; anything else throws
  * AppError 400 'Images must be uploaded to Perch first.'. Another member's upload is refused too:
@@ -220,7 +246,7 @@ export interface SweepResult {
 }
 
 /**
- * Removes uploads older than the grace period that no post or profile uses: first those the media
+ * Removes uploads older than the grace period that no post, profile or preview card uses: first those the media
  * table records, then files in the store that no row records. Demo images are never touched.
  */
 export async function sweepOrphanMedia(
@@ -313,6 +339,13 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
 
   return {
     upload: (input: UploadInput) => uploadMedia(db, store, input),
+    /**
+     * Checks and re-encodes an image fetched from elsewhere as a post's image is uploaded (EXIF
+     * and every other metadata dropped, sides capped); throws AppError for what is no image.
+     */
+    processFetched: (data: Buffer) => processImage(data, 'post'),
+    /** See storeUnrecorded. */
+    storeUnrecorded: (trx: Db, image: ProcessedImage) => storeUnrecorded(trx, store, image),
     assertUsable: assertUsableMediaUrl,
     /** Whether an image of ours is stored, by its URL. */
     async has(url: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { ErrorMessages, POST_EMPTY, type Post, type PostInput } from '@perch/contract';
+import { ErrorMessages, firstLinkOf, POST_EMPTY, type Post, type PostInput } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { badRequest } from '../../lib/errors';
 import { sqlBoolean } from '../../platform/db/dialect';
@@ -41,6 +41,8 @@ export function editPost(
         : contentWarningOf(input.contentWarning);
     const marked = input.sensitive ?? sqlBoolean(post.sensitive);
     const found = await entities.resolve(trx, content);
+    // A card of another link goes at once; the card worker fetches the new link's after commit.
+    const linkChanged = firstLinkOf(content) !== firstLinkOf(post.content);
     await writes.updatePost(trx, postId, {
       content,
       entities: encodeEntities(found),
@@ -49,6 +51,7 @@ export function editPost(
       content_warning: contentWarning,
       sensitive: sensitiveFlag(marked, contentWarning),
       updated_at: Date.now(),
+      ...(linkChanged ? { preview_card: null } : {}),
     });
     const mentioned = await entities.record(trx, 'post', {
       id: postId,

@@ -25,6 +25,8 @@ export interface PostRecord {
   content_warning: string | null;
   /** 1 (or true) when the images are sensitive. */
   sensitive: unknown;
+  /** The preview card the post shows, as JSON; null for none. */
+  preview_card: string | null;
   like_count: number;
   comment_count: number;
   created_at: number;
@@ -77,6 +79,7 @@ const POST_COLUMNS = [
   'p.media_alt',
   'p.content_warning',
   'p.sensitive',
+  'p.preview_card',
   'p.like_count',
   'p.comment_count',
   'p.created_at',
@@ -560,4 +563,27 @@ export async function pinnedPostIds(db: Db, userId: string, limit: number): Prom
     .limit(limit)
     .execute();
   return rows.map((row) => row.post_id);
+}
+
+/** What the card worker reads of a post: its author, its text and the card it shows. */
+export interface PostLinkRow {
+  id: string;
+  user_id: string;
+  content: string;
+  preview_card: string | null;
+}
+
+/**
+ * The post, locked for a change of its card as every change of a post is (see lockPostForChange),
+ * with what the card worker needs of it; undefined when it is gone.
+ */
+export function lockPostForCard(db: Db, postId: string): Promise<PostLinkRow | undefined> {
+  return withRowLock(
+    db,
+    db
+      .selectFrom('posts as p')
+      .select(['p.id', 'p.user_id', 'p.content', 'p.preview_card'])
+      .where('p.id', '=', postId),
+    (query) => query.forNoKeyUpdate(),
+  ).executeTakeFirst();
 }

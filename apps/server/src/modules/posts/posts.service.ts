@@ -1,4 +1,10 @@
-import { ErrorMessages, type FeedQuery, type Post, type PostPage } from '@perch/contract';
+import {
+  ErrorMessages,
+  type FeedQuery,
+  type Post,
+  type PostPage,
+  type PreviewCard,
+} from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { notFound } from '../../lib/errors';
 import { bookmarkedPosts } from './bookmarked';
@@ -9,7 +15,7 @@ import { createPostLists } from './list';
 import { lockedPost, openPost, postExists, readPost } from './open';
 import { pinnedPosts } from './pinned';
 import type { Db, PostsServiceDeps } from './posts.deps';
-import type * as repo from './posts.repository';
+import * as repo from './posts.repository';
 import * as writes from './posts.writes';
 
 export { FIRST_PAGE_SIZE } from './list';
@@ -71,6 +77,15 @@ export function createPostsService(serviceDeps: PostsServiceDeps) {
     asPost: presenter.fromRow,
     /** A row read for a change without the viewer's state, with the state cached for them. */
     asMarkedPost: presenter.fromRowWithViewerState,
+
+    /**
+     * The post's author, text and card JSON, locked for a change of its card in `trx`; undefined
+     * when it is gone (the card worker, modules/preview-cards).
+     */
+    lockedForCard: (trx: Db, postId: string) => repo.lockPostForCard(trx, postId),
+    /** Shows the card on the post, or none (in the caller's transaction, after lockedForCard). */
+    showCard: (trx: Db, postId: string, card: PreviewCard | null) =>
+      writes.setPreviewCard(trx, postId, card === null ? null : JSON.stringify(card)),
 
     create: (viewer: Viewer, input: Parameters<typeof createPost>[2], idempotencyKey?: string) =>
       createPost(deps, viewer, input, idempotencyKey),

@@ -37,7 +37,10 @@ const postInsert = compiledCommand(
 );
 
 /** A post as it is first written: no likes or comments yet, never edited, not pinned. */
-export type NewPost = Omit<PostRecord, 'like_count' | 'comment_count' | 'updated_at' | 'pinned'>;
+export type NewPost = Omit<
+  PostRecord,
+  'like_count' | 'comment_count' | 'updated_at' | 'pinned' | 'preview_card'
+>;
 
 /** The record of a post as insertPost writes it. */
 export const writtenRecord = (post: NewPost): PostRecord => ({
@@ -46,6 +49,8 @@ export const writtenRecord = (post: NewPost): PostRecord => ({
   comment_count: 0,
   updated_at: post.created_at,
   pinned: false,
+  // Fetched after the post is written, by the card worker (modules/preview-cards).
+  preview_card: null,
 });
 
 export async function insertPost(db: Db, post: NewPost): Promise<void> {
@@ -74,9 +79,16 @@ export async function updatePost(
     content_warning: string | null;
     sensitive: number;
     updated_at: number;
+    /** Set to null when the edit changed the text's first link; left as it was when absent. */
+    preview_card?: null;
   },
 ): Promise<void> {
   await db.updateTable('posts').set(changes).where('id', '=', postId).execute();
+}
+
+/** Sets the preview card the post shows (its JSON), or none; the post's edit time stays. */
+export async function setPreviewCard(db: Db, postId: string, card: string | null): Promise<void> {
+  await db.updateTable('posts').set({ preview_card: card }).where('id', '=', postId).execute();
 }
 
 /** Likes, comments, votes and bookmarks go with it (foreign keys cascade). */

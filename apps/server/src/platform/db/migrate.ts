@@ -24,6 +24,7 @@ import * as postsCreatedWithAuthor from './migrations/0022_posts_created_with_au
 import * as memberPrivacy from './migrations/0023_member_privacy';
 import * as pinnedPosts from './migrations/0024_pinned_posts';
 import * as contentWarnings from './migrations/0025_content_warnings';
+import * as linkPreviews from './migrations/0026_link_previews';
 import * as mediaBlurhash from './migrations/0027_media_blurhash';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0023_member_privacy': memberPrivacy,
   '0024_pinned_posts': pinnedPosts,
   '0025_content_warnings': contentWarnings,
+  '0026_link_previews': linkPreviews,
   '0027_media_blurhash': mediaBlurhash,
 };
 

@@ -40,6 +40,32 @@ export interface PostsTable {
   comment_count: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** The preview card the post shows, as JSON (see modules/preview-cards); null for none. */
+  preview_card: Generated<string | null>;
+}
+
+/** What a link's page said of itself, one row per URL (migration 0026). */
+export interface PreviewCardsTable {
+  url: string;
+  title: string | null;
+  description: string | null;
+  site_name: string | null;
+  /** The page's image, stored as Perch media. */
+  image_url: string | null;
+  image_width: number | null;
+  image_height: number | null;
+  /** Why the fetch gave no card; null when it gave one. */
+  error: string | null;
+  fetched_at: number;
+}
+
+/** Posts waiting for their first link's card. */
+export interface PreviewCardFetchesTable {
+  post_id: string;
+  url: string;
+  queued_at: number;
+  /** Until when a worker holds it (0: nobody). */
+  claimed_until: Generated<number>;
 }
 
 export interface LikesTable {
@@ -242,6 +268,8 @@ export interface Database {
   bookmarks: BookmarksTable;
   pinned_posts: PinnedPostsTable;
   media: MediaTable;
+  preview_cards: PreviewCardsTable;
+  preview_card_fetches: PreviewCardFetchesTable;
   outbox: OutboxTable;
   event_consumers: EventConsumersTable;
   notifications: NotificationsTable;

@@ -59,6 +59,7 @@ export function expandView(id: string, compact: CompactView): PostView {
       mediaAlt: post.mediaAlt,
       contentWarning: post.contentWarning,
       sensitive: post.sensitive,
+      card: post.card,
       username: post.username,
       userId: compact.userId,
       author: post.author,

@@ -16,6 +16,7 @@ const card: PostRecord = {
   media_alt: null,
   content_warning: null,
   sensitive: 0,
+  preview_card: null,
   like_count: 3,
   comment_count: 2,
   created_at: Date.UTC(2026, 10, 1, 12),

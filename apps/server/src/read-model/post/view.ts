@@ -1,4 +1,4 @@
-import { postSchema, type Post, type UserStub } from '@perch/contract';
+import { postSchema, type Post, type PreviewCard, type UserStub } from '@perch/contract';
 import type { z } from 'zod';
 import { decodeEntities } from '../../modules/discovery/entities.codec';
 import { toIso } from '../../lib/time';
@@ -82,6 +82,7 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
     mediaAlt: record.media_alt,
     contentWarning: record.content_warning,
     sensitive: sqlBoolean(record.sensitive),
+    card: decodePreviewCard(record.preview_card),
     username: author.username,
     userId: record.user_id,
     author,
@@ -91,6 +92,14 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
   };
   const { json, secondAt } = joinedObjects(sharedJson(shared), viewerJson(unflaggedPart(record)));
   return { row: record, shared, json, viewerPartAt: secondAt };
+}
+
+/**
+ * A post's preview card from its JSON column, written by the card worker from the contract's
+ * schema; null for none.
+ */
+function decodePreviewCard(json: string | null): PreviewCard | null {
+  return json === null ? null : (JSON.parse(json) as PreviewCard);
 }
 
 /** The view to cache: its JSON copied out of the shared pool (see `ownCopy`). */
@@ -122,6 +131,7 @@ export function presentPost(
     mediaAlt: shared.mediaAlt,
     contentWarning: shared.contentWarning,
     sensitive: shared.sensitive,
+    card: shared.card,
     username: shared.username,
     userId: shared.userId,
     author: shared.author,

@@ -62,6 +62,14 @@ const onPostEdited: LiveEventHandler<'post.edited'> = (
   );
 };
 
+/** A preview card fetched after the post was written: shown where the post is loaded. */
+const onCardAttached: LiveEventHandler<'post.card.attached'> = (
+  { payload: { postId, card } },
+  { queryClient },
+) => {
+  updatePostInCaches(queryClient, postId, (cached) => ({ ...cached, card }));
+};
+
 const onPostDeleted: LiveEventHandler<'post.deleted'> = (
   { payload: { postId, authorId } },
   { queryClient, newPosts },
@@ -82,6 +90,7 @@ export const postLiveHandlers = {
   'post.created': onPostCreated,
   'post.edited': onPostEdited,
   'post.deleted': onPostDeleted,
+  'post.card.attached': onCardAttached,
   'post.liked': onLikeEvent,
   'post.unliked': onLikeEvent,
   'post.pinned': onPinEvent,
@@ -93,6 +102,7 @@ export const postLiveHandlers = {
   | 'post.created'
   | 'post.edited'
   | 'post.deleted'
+  | 'post.card.attached'
   | 'post.liked'
   | 'post.unliked'
   | 'post.pinned'

@@ -71,6 +71,7 @@ export function withEdits(cached: Post, edited: Post): Post {
     mediaAlt: edited.mediaAlt,
     contentWarning: edited.contentWarning,
     sensitive: edited.sensitive,
+    card: edited.card,
     updatedAt: edited.updatedAt,
   };
 }

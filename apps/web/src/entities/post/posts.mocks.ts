@@ -36,6 +36,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     mediaAlt: null,
     contentWarning: null,
     sensitive: false,
+    card: null,
     username: author.username,
     userId: author._id,
     author,

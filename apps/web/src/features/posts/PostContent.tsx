@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { usePreferences } from '../../entities/session/preferences';
 import { RichText } from '../../shared/components/RichText';
 import { ImageIcon } from '../../shared/components/postIcons';
+import { LinkPreview } from './LinkPreview';
 
 interface PostImageProps {
   src: string;
@@ -97,7 +98,7 @@ function PostImage({ src, description, fallbackAlt, sensitive }: PostImageProps)
   );
 }
 
-/** The text and the image as they show once nothing hides them. */
+/** The text, the image and the link's preview as they show once nothing hides them. */
 function Shown({
   post,
   fullName,
@@ -122,6 +123,7 @@ function Shown({
           sensitive={sensitive}
         />
       )}
+      {post.card && <LinkPreview card={post.card} />}
     </>
   );
 }

@@ -11,6 +11,7 @@ export function liveEventSchemasOf({ domainEventSchemas: events }: Schemas) {
     'post.created': events['post.created'],
     'post.edited': events['post.edited'].pick({ postId: true, authorId: true }),
     'post.deleted': events['post.deleted'].pick({ postId: true, authorId: true }),
+    'post.card.attached': events['post.card.attached'],
     'post.liked': events['post.liked'],
     'post.unliked': events['post.unliked'],
     'post.pinned': events['post.pinned'],
