@@ -7,8 +7,8 @@ import { useDraft, type DraftContent } from '../drafts';
 import { PostEditor } from './PostEditor';
 import {
   draftWarnings,
+  editorWarningsOf,
   NO_WARNINGS,
-  warningsOfDraft,
   warningsToSend,
   type EditorWarnings,
 } from './Warnings';
@@ -58,7 +58,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
       setText(kept.text);
       setImage(kept.image);
       setAltText(kept.altText);
-      setWarnings(warningsOfDraft(kept));
+      setWarnings(editorWarningsOf(kept));
     }, []),
     isPristine: isEmptyPost,
   });

@@ -13,8 +13,11 @@ export interface EditorWarnings {
 
 export const NO_WARNINGS: EditorWarnings = { open: false, text: '', sensitive: false };
 
-/** The editor's state of a post as it was written. */
-export function editorWarningsOf(post: { contentWarning: string | null; sensitive: boolean }) {
+/** The editor's state of a post as it was written, or of a kept draft (both say it alike). */
+export function editorWarningsOf(post: {
+  contentWarning: string | null;
+  sensitive: boolean;
+}): EditorWarnings {
   return {
     open: post.contentWarning !== null,
     text: post.contentWarning ?? '',
@@ -33,18 +36,6 @@ export function warningsToSend(warnings: EditorWarnings): PostWarnings {
 /** What a draft keeps of them: the warning's text, or null while its field is closed. */
 export function draftWarnings(warnings: EditorWarnings) {
   return { contentWarning: warnings.open ? warnings.text : null, sensitive: warnings.sensitive };
-}
-
-/** The editor's state of a kept draft. */
-export function warningsOfDraft(kept: {
-  contentWarning: string | null;
-  sensitive: boolean;
-}): EditorWarnings {
-  return {
-    open: kept.contentWarning !== null,
-    text: kept.contentWarning ?? '',
-    sensitive: kept.sensitive,
-  };
 }
 
 interface WarningFieldProps {

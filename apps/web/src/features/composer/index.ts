@@ -1,9 +1,3 @@
 export { PostComposer } from './PostComposer';
 export { PostEditor, type EditorImage } from './PostEditor';
-export {
-  draftWarnings,
-  editorWarningsOf,
-  warningsOfDraft,
-  warningsToSend,
-  type EditorWarnings,
-} from './Warnings';
+export { draftWarnings, editorWarningsOf, warningsToSend, type EditorWarnings } from './Warnings';

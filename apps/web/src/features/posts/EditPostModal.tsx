@@ -8,7 +8,6 @@ import {
   draftWarnings,
   editorWarningsOf,
   PostEditor,
-  warningsOfDraft,
   warningsToSend,
   type EditorImage,
   type EditorWarnings,
@@ -87,7 +86,7 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
     restore: useCallback((kept: DraftContent) => {
       setText(kept.text);
       setAltText(kept.altText);
-      setWarnings(warningsOfDraft(kept));
+      setWarnings(editorWarningsOf(kept));
       setImage(imageChangeOf(kept));
     }, []),
     isPristine: (content) => isUnchanged(post, content),

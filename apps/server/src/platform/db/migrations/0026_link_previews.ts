@@ -11,8 +11,9 @@ import { PostgresAdapter, type Kysely } from 'kysely';
  * - `posts.preview_card`: the card the post shows, as JSON (as `entities` is kept), so that a
  *   post's row alone makes its view; its `url` names the `preview_cards` row it was copied from.
  *
- * SQLite's covering index of each member's posts (0019, 0025) holds every column a card shows: it
- * is made again with the new one, or a member's page would read the table for every post.
+ * SQLite's covering index of each member's posts (0019) holds every column a card shows: it is made
+ * again here, once, with the columns 0025 and this migration added, or a member's page would read
+ * the table for every post.
  */
 const CARD_COLUMNS_BEFORE = [
   'user_id',
