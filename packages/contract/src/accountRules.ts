@@ -29,6 +29,7 @@ export const EXPORT_FILES = [
   'likes.json',
   'bookmarks.json',
   'pins.json',
+  'reposts.json',
   'follows.json',
   'notifications.json',
 ] as const;

@@ -24,6 +24,8 @@ export const ErrorMessages = {
   notPinned: 'Post not pinned yet',
   pinNotOwner: 'You can only pin your own posts.',
   pinLimit: 'You can pin at most 5 posts.',
+  alreadyReposted: 'This Post is already reposted',
+  notReposted: 'Post not reposted yet',
   alreadyFollowing: 'User Already following',
   notFollowing: 'User already not following',
   followSelf: 'You cannot follow yourself',

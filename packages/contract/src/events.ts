@@ -23,6 +23,24 @@ export const domainEventSchemas = {
   /** The author (userId) pinned their post to their profile, or took the pin off. */
   'post.pinned': z.object({ postId: id, userId: id }),
   'post.unpinned': z.object({ postId: id, userId: id }),
+  /**
+   * A member (userId) reposted a post to their followers, or undid it; repostId names the repost
+   * (a ULID minted when it was made: where it stands in Home); repostCount is the post's count now.
+   */
+  'post.reposted': z.object({
+    postId: id,
+    postAuthorId: id,
+    userId: id,
+    repostId: id,
+    repostCount: z.number(),
+  }),
+  'post.unreposted': z.object({
+    postId: id,
+    postAuthorId: id,
+    userId: id,
+    repostId: id,
+    repostCount: z.number(),
+  }),
   'comment.added': z.object({
     postId: id,
     commentId: id,
@@ -145,6 +163,8 @@ export function membersInvolved(event: DomainEvent): readonly string[] {
       return [event.payload.authorId];
     case 'post.liked':
     case 'post.unliked':
+    case 'post.reposted':
+    case 'post.unreposted':
     case 'comment.added':
       return [event.payload.postAuthorId, event.payload.userId];
     case 'post.pinned':

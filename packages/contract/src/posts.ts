@@ -108,15 +108,23 @@ export const postSchema = z.object({
   updatedAt: z.string(),
   /** Whether its author pinned it to their profile (the same for every reader). */
   pinned: z.boolean(),
+  /**
+   * On Home only, when a member the viewer follows brought the post there by reposting it: the
+   * newest such reposter (a post reposted several times shows once). Absent elsewhere.
+   */
+  repostedBy: userStubSchema.optional(),
   likes: z.object({
     likeCount: z.number().int(),
     likedBy: z.array(userRefSchema),
     dislikedBy: z.array(userRefSchema),
   }),
   commentCount: z.number().int(),
+  /** How many members reposted it. */
+  repostCount: z.number().int(),
   comments: z.array(commentSchema).optional(),
   likedByViewer: z.boolean(),
   bookmarkedByViewer: z.boolean(),
+  repostedByViewer: z.boolean(),
 });
 export type Post = z.infer<typeof postSchema>;
 
