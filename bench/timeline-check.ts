@@ -1,9 +1,10 @@
 /**
  * Home against the pull query: for every member, the first page of
  * `GET /api/posts/feed?sort=latest&limit=20` as the running server answers it must hold exactly
- * the posts the database gives for "posts by the member or by someone the member follows, newest
- * first (created_at desc, id desc)", and say whether more follow (nextCursor) exactly when more
- * exist. A sample of members also has its second page compared, reached through nextCursor.
+ * the posts the database gives for "posts by the member or by someone the member follows, and
+ * posts by others reposted by them, each once at its newest place (the newest such repost, which
+ * the page must name as `repostedBy`, else the post itself), newest first", and say whether more
+ * follow (nextCursor) exactly when more exist. A sample of members also has its second page compared, reached through nextCursor.
  *
  * Home may be filled asynchronously after a write, so members that differ are asked again, for up
  * to `settleMs` after the first pass, before a difference is reported.
@@ -75,10 +76,12 @@ async function newestPostTime(runner: SqlRunner): Promise<number> {
 }
 
 /**
- * The member's Home computed from posts and follows: ids of the newest `limit` posts by the
- * member or anyone they follow. When the posts since `since` are already `limit` or more, they are
- * the answer (every older post comes after them), which spares sorting every post of every
- * followee for most members; otherwise the query runs without the bound.
+ * The member's Home computed from posts, reposts and follows: the newest `limit` posts by the
+ * member or anyone they follow, and posts by others reposted by them, each once at its newest
+ * place (the newest repost's id, else its own), as `postId` or `postId reposted by memberId`.
+ * When the places since `since` are already `limit` or more, they are the answer (every older
+ * place comes after them), which spares sorting every post of every followee for most members;
+ * otherwise the query runs without the bound.
  */
 export async function pullQuery(
   runner: SqlRunner,
@@ -86,21 +89,34 @@ export async function pullQuery(
   limit: number,
   since: number,
 ): Promise<string[]> {
-  // SqlRunner numbers parameters in the order they appear (SQLite binds them positionally).
   const ids = async (bounded: boolean) => {
-    const rows = await runner.all<{ id: string }>(
-      'SELECT id FROM posts WHERE user_id IN ' +
-        '(SELECT followee_id FROM follows WHERE follower_id = $1 UNION ALL SELECT $2)' +
-        (bounded
-          ? ' AND created_at >= $3 ORDER BY created_at DESC, id DESC LIMIT $4'
-          : ' ORDER BY created_at DESC, id DESC LIMIT $3'),
-      bounded ? [memberId, memberId, since, limit] : [memberId, memberId, limit],
-    );
-    return rows.map((row) => row.id);
+    // SqlRunner numbers parameters in the order they appear (SQLite binds them positionally).
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const followed = () =>
+      `(SELECT followee_id FROM follows WHERE follower_id = ${param(memberId)} UNION ALL SELECT ${param(memberId)})`;
+    const after = (column: string) => (bounded ? ` AND ${column} >= ${param(since)}` : '');
+    // A post's place is the largest of its own id (its author followed) and its reposts' ids.
+    const sql = `SELECT x.post_id, r.user_id AS reposted_by FROM
+         (SELECT post_id, max(place) AS place FROM
+            (SELECT id AS post_id, id AS place FROM posts
+               WHERE user_id IN ${followed()}${after('created_at')}
+             UNION ALL
+             SELECT r2.post_id, r2.id FROM reposts r2 JOIN posts p ON p.id = r2.post_id
+               WHERE r2.user_id IN ${followed()} AND p.user_id <> ${param(memberId)}${after('r2.created_at')}) u
+          GROUP BY post_id ORDER BY place DESC LIMIT ${param(limit)}) x
+       LEFT JOIN reposts r ON r.id = x.place
+       ORDER BY x.place DESC`;
+    const rows = await runner.all<{ post_id: string; reposted_by: string | null }>(sql, params);
+    return rows.map((row) => entryOf(row.post_id, row.reposted_by));
   };
   const recent = await ids(true);
   return recent.length >= limit ? recent : ids(false);
 }
+
+/** How an entry of Home is compared: its post, and the member whose repost brought it, if any. */
+const entryOf = (postId: string, repostedBy: string | null) =>
+  repostedBy === null ? postId : `${postId} reposted by ${repostedBy}`;
 
 /** One page of the member's Home as the server answers it, as the web app asks for it. */
 async function homePage(
@@ -117,9 +133,14 @@ async function homePage(
     });
     const text = await response.text();
     if (!response.ok) return { error: `HTTP ${response.status} ${text.slice(0, 120)}` };
-    const body = JSON.parse(text) as { posts?: { id?: unknown }[]; nextCursor?: unknown };
+    const body = JSON.parse(text) as {
+      posts?: { id?: unknown; repostedBy?: { id?: unknown } }[];
+      nextCursor?: unknown;
+    };
     return {
-      ids: (body.posts ?? []).map((post) => String(post.id)),
+      ids: (body.posts ?? []).map((post) =>
+        entryOf(String(post.id), post.repostedBy ? String(post.repostedBy.id) : null),
+      ),
       nextCursor: typeof body.nextCursor === 'string' ? body.nextCursor : null,
     };
   } catch (error) {

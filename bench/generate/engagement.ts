@@ -2,13 +2,21 @@
 import { AliasTable, Prng, searchCumulative } from '../lib/prng';
 import { chooseMembers } from './choose-members';
 import type { LoadInput } from './model';
+import { RepostDraws } from './reposts';
 
 const BOOKMARKS_PER_POST = 0.5;
 
-export async function writeLikes({ sink, model, seed, now }: LoadInput): Promise<number> {
+/** Writes the likes; answers their number and the reposts, drawn among each post's likers. */
+export async function writeLikes({
+  sink,
+  model,
+  seed,
+  now,
+}: LoadInput): Promise<{ rows: number; reposts: RepostDraws }> {
   const { memberIds, memberTime, engagement } = model.members;
   const { postTime, postAuthor, postIds } = model.posts;
-  const { likeCount } = model;
+  const { likeCount, repostCount } = model;
+  const reposts = new RepostDraws(seed, now);
   const M = memberIds.length;
   const P = postIds.length;
   const prng = new Prng(seed, 'likes');
@@ -31,8 +39,9 @@ export async function writeLikes({ sink, model, seed, now }: LoadInput): Promise
       const at = Math.floor(from + (now - from) * Math.pow(prng.float(), 4));
       if (w.add(postId, memberIds[m] ?? '', at)) await w.flush();
     }
+    reposts.draw(i, t, likers, memberTime, repostCount[i] ?? 0);
   }
-  return w.finish();
+  return { rows: await w.finish(), reposts };
 }
 
 export async function writeBookmarks({ sink, model, seed, now }: LoadInput): Promise<number> {

@@ -4,6 +4,7 @@ import { Prng } from '../lib/prng';
 import { bioText, commentText, FIRST_NAMES, LAST_NAMES, postText, rareWordsFor } from '../lib/text';
 import { writeBookmarks, writeLikes } from './engagement';
 import type { LoadInput, Model } from './model';
+import { writeReposts } from './reposts';
 import type { LoadTarget } from './prepare';
 
 /** Runs `run` as a timed, logged phase; `count` answers how many rows it wrote. */
@@ -33,7 +34,13 @@ export async function loadTables(
   await target.commit();
   await phase('post tags', () => writePostTags(input, postTags), rowsWritten);
   await target.commit();
-  await phase('likes', () => writeLikes(input), rowsWritten);
+  const { reposts } = await phase(
+    'likes',
+    () => writeLikes(input),
+    (likes) => likes.rows,
+  );
+  await target.commit();
+  await phase('reposts', () => writeReposts(input, reposts), rowsWritten);
   await target.commit();
   await phase('comments', () => writeComments(input), rowsWritten);
   await phase('follows', () => writeFollows(input), rowsWritten);
@@ -93,7 +100,7 @@ async function writePosts({
 }: LoadInput): Promise<{ rows: number; postTags: PostTag[] }> {
   const { memberIds } = model.members;
   const { postTime, postAuthor, postIds } = model.posts;
-  const { likeCount } = model;
+  const { likeCount, repostCount } = model;
   const { commentCount } = model.comments;
   const P = postIds.length;
   const postTags: PostTag[] = [];
@@ -107,6 +114,7 @@ async function writePosts({
     ['media_url', 'text'],
     ['like_count', 'int4'],
     ['comment_count', 'int4'],
+    ['repost_count', 'int4'],
     ['created_at', 'int8'],
     ['updated_at', 'int8'],
   ]);
@@ -124,6 +132,7 @@ async function writePosts({
       null,
       likeCount[i] ?? 0,
       commentCount[i] ?? 0,
+      repostCount[i] ?? 0,
       t,
       t,
     );

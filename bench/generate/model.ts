@@ -4,6 +4,7 @@ import { generateFollowGraph, type FollowGraph } from './follows';
 import { generateLikeCounts } from './like-counts';
 import { generateMembers, type Members } from './members';
 import { generatePosts, type Posts } from './posts';
+import { generateRepostCounts } from './reposts';
 
 /** Everything the load writes that is drawn up front; members and posts are referred to by index. */
 export interface Model {
@@ -12,6 +13,8 @@ export interface Model {
   posts: Posts;
   /** Per post. */
   likeCount: Int32Array;
+  /** Per post: a share of its likers repost it (see reposts.ts). */
+  repostCount: Int32Array;
   comments: Comments;
 }
 
@@ -26,8 +29,9 @@ export function generateModel(
   const follows = generateFollowGraph(seed, members);
   const posts = generatePosts(seed, postCount, now, members);
   const likeCount = generateLikeCounts(seed, posts, follows);
+  const repostCount = generateRepostCounts(seed, likeCount);
   const comments = generateComments(seed, now, members, posts, likeCount);
-  return { members, follows, posts, likeCount, comments };
+  return { members, follows, posts, likeCount, repostCount, comments };
 }
 
 /** What each table's load reads: the model, where its rows go, and the instance's seed and end. */

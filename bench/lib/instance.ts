@@ -13,7 +13,7 @@ export const BENCH_PASSWORD_HASH =
   'scrypt$32768$8$1$dVDu7EM3banXBzcHcHbXcQ==$hjzTzWvLaq2bjsvl7/7vno11Hmph0+9mc+Q6/semN5A=';
 
 /** Bumped whenever the generator's output changes, so stale instances are rebuilt, not reused. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 
 export const DEFAULT_SEED = 'perch';
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/perch_bench';
@@ -164,6 +164,7 @@ export const TABLES = [
   'users',
   'posts',
   'likes',
+  'reposts',
   'comments',
   'comment_votes',
   'follows',
@@ -196,6 +197,9 @@ export async function checkCounters(runner: SqlRunner): Promise<Record<string, n
     'posts.like_count': `SELECT count(*) AS n FROM posts p
       LEFT JOIN (SELECT post_id, count(*) AS c FROM likes GROUP BY post_id) x ON x.post_id = p.id
       WHERE p.like_count <> coalesce(x.c, 0)`,
+    'posts.repost_count': `SELECT count(*) AS n FROM posts p
+      LEFT JOIN (SELECT post_id, count(*) AS c FROM reposts GROUP BY post_id) x ON x.post_id = p.id
+      WHERE p.repost_count <> coalesce(x.c, 0)`,
     'posts.comment_count': `SELECT count(*) AS n FROM posts p
       LEFT JOIN (SELECT post_id, count(*) AS c FROM comments GROUP BY post_id) x ON x.post_id = p.id
       WHERE p.comment_count <> coalesce(x.c, 0)`,
