@@ -27,10 +27,14 @@ export interface HomeFeedDeps {
     limit: number,
     hidden: readonly string[],
   ) => Promise<ListedPage>;
-  /** The newest repost of each post by members the viewer follows, below `after` (the query's). */
+  /**
+   * The newest reposts by members the viewer follows below `after` (the query's), down to
+   * `fromId` ('' for no bound).
+   */
   repostsFromFollows: (
     viewer: Viewer,
     after: readonly [number, string],
+    fromId: string,
     limit: number,
     hidden: readonly string[],
   ) => Promise<RepostKey[]>;
@@ -104,10 +108,11 @@ export function createHomeFeed(deps: HomeFeedDeps) {
     hidden: readonly string[],
     seen: Set<string>,
   ): Promise<{ items: Item[]; more: boolean }> {
-    const [older, reposts] = await Promise.all([
-      deps.fromFollows(viewer, from, limit, hidden),
-      deps.repostsFromFollows(viewer, from, limit + 1, hidden),
-    ]);
+    const older = await deps.fromFollows(viewer, from, limit, hidden);
+    // A full page of posts bounds the reposts that can join it: none older than its last post.
+    const lastPost = older.more ? older.posts[older.posts.length - 1] : undefined;
+    const fromId = lastPost ? lastPost.view.row.id : '';
+    const reposts = await deps.repostsFromFollows(viewer, from, fromId, limit + 1, hidden);
     const keys: TimelineKey[] = [
       ...older.posts.map((post): TimelineKey => ({ id: post.view.row.id })),
       ...reposts.map((r) => ({ id: r.post_id, entryId: r.id, repostedBy: r.user_id })),

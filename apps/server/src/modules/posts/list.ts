@@ -2,6 +2,7 @@ import type { FeedQuery, Post, PostPage } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { decodeCursor, pageEnding } from '../../lib/cursor';
 import type { ListedPage, ListedPost } from '../../read-model/post/presenter';
+import { encodeTime } from 'ulid';
 import { createHomeFeed } from './home-feed';
 import type { PostsDeps } from './posts.deps';
 import * as repo from './posts.repository';
@@ -30,9 +31,43 @@ function timeWindows(query: repo.PostListQuery): (number | null)[] {
   return [...HOME_WINDOWS_DAYS.map((days) => newest - days * DAY), null];
 }
 
+/** The lowest id minted at `time` (ids are ULIDs: their time, then randomness). */
+const idFloorAt = (time: number) => `${encodeTime(time, 10)}${'0'.repeat(16)}`;
+
 function cursorValues(sort: FeedQuery['sort']) {
   return ({ view: { row } }: ListedPost) =>
     sort === 'trending' ? [row.like_count, row.created_at, row.id] : [row.created_at, row.id];
+}
+
+/**
+ * Followees' reposts for Home past its timeline, in the time windows Home's posts use (see
+ * timeWindows), narrowest first, unless the page's posts bound them already.
+ */
+async function repostsFromFollows(
+  reads: PostsDeps['reads'],
+  viewerId: string,
+  after: readonly [number, string],
+  fromId: string,
+  limit: number,
+  hiddenAuthors: readonly string[],
+) {
+  const beforeId = after[1];
+  const newest = Math.min(after[0], Date.now());
+  const windows =
+    fromId === '' ? [...HOME_WINDOWS_DAYS.map((days) => newest - days * DAY), 0] : [0];
+  let rows: Awaited<ReturnType<typeof repo.repostsByFollowees>> = [];
+  for (const since of windows) {
+    const bound = since > 0 ? idFloorAt(since) : fromId;
+    rows = await repo.repostsByFollowees(
+      reads,
+      viewerId,
+      { fromId: bound, beforeId },
+      limit,
+      hiddenAuthors,
+    );
+    if (rows.length >= limit) break;
+  }
+  return rows;
 }
 
 /**
@@ -82,8 +117,8 @@ export function createPostLists({
     hydrate: presenter.hydrate,
     present: presenter.present,
     authors,
-    repostsFromFollows: (viewer, after, limit, hiddenAuthors) =>
-      repo.repostsByFollowees(reads, viewer.id, after[1], limit, hiddenAuthors),
+    repostsFromFollows: (viewer, after, fromId, limit, hiddenAuthors) =>
+      repostsFromFollows(reads, viewer.id, after, fromId, limit, hiddenAuthors),
     fromFollows: (viewer, after, limit, hiddenAuthors) =>
       queryPage({
         viewerId: viewer.id,

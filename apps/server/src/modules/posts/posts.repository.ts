@@ -615,14 +615,14 @@ export function lockPostForCard(db: Db, postId: string): Promise<PostLinkRow | u
 }
 
 /**
- * The newest reposts by the members `viewerId` follows (and their own) below the entry id
- * `beforeId`, of posts by others and by authors not `hidden`, reposters not hidden either: Home
+ * The newest reposts by the members `viewerId` follows (and their own) in [fromId, beforeId)
+ * (each followee's a range of reposts_user_idx), of posts by others and by authors not `hidden`, reposters not hidden either: Home
  * past what the timeline holds. Several reposts of one post are the caller's to show once.
  */
 export function repostsByFollowees(
   db: Db,
   viewerId: string,
-  beforeId: string,
+  range: { fromId: string; beforeId: string },
   limit: number,
   hidden: readonly string[],
 ): Promise<{ id: string; post_id: string; user_id: string }[]> {
@@ -635,7 +635,8 @@ export function repostsByFollowees(
       'in',
       sql<string>`(select followee_id from follows where follower_id = ${viewerId} union all select ${viewerId})`,
     )
-    .where('r.id', '<', beforeId)
+    .where('r.id', '<', range.beforeId)
+    .where('r.id', '>=', range.fromId)
     .where('p.user_id', '<>', viewerId);
   if (hidden.length > 0) {
     const named = idList(db, idListValue(db, hidden));
