@@ -4,6 +4,7 @@ import type { LiveEventHandler, LiveEventHandlersFor } from '../../shared/live/l
 import { onBookmarkEvent } from './bookmark';
 import { onLikeEvent } from './like';
 import { onPinEvent } from './pin';
+import { onRepostEvent } from './repost';
 import {
   findCachedPost,
   removePostFromLists,
@@ -95,6 +96,8 @@ export const postLiveHandlers = {
   'post.unliked': onLikeEvent,
   'post.pinned': onPinEvent,
   'post.unpinned': onPinEvent,
+  'post.reposted': onRepostEvent,
+  'post.unreposted': onRepostEvent,
   'bookmark.added': onBookmarkEvent,
   'bookmark.removed': onBookmarkEvent,
   'profile.edited': onAuthorEdited,
@@ -107,6 +110,8 @@ export const postLiveHandlers = {
   | 'post.unliked'
   | 'post.pinned'
   | 'post.unpinned'
+  | 'post.reposted'
+  | 'post.unreposted'
   | 'bookmark.added'
   | 'bookmark.removed'
   | 'profile.edited'
