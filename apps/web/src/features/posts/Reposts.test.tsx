@@ -145,3 +145,29 @@ describe('reposted line', () => {
     expect(within(plain).queryByText(/reposted/)).toBeNull();
   });
 });
+
+describe('toggles of a reposted Home post', () => {
+  it('put it in the liked list without Home’s "reposted" line', async () => {
+    signInAsMe();
+    const post = makePost({ content: 'Reposted, then liked', repostedBy: boLi });
+    mockFeeds({ home: [post], liked: [] });
+    server.use(
+      http.post('/api/posts/like/:postId', () =>
+        json({ post: { ...post, repostedBy: undefined, likedByViewer: true } }, 201),
+      ),
+    );
+    const { user } = renderApp('/likedPost');
+    expect(await screen.findByText('No Liked Posts Yet!')).toBeInTheDocument();
+    const sidebar = screen.getByRole('complementary', { name: 'Sidebar' });
+    await user.click(within(sidebar).getByRole('link', { name: 'Home' }));
+    const card = await firstCard();
+    expect(within(card).getByText('Bo Li reposted')).toBeInTheDocument();
+
+    await user.click(within(card).getByRole('button', { name: 'Like' }));
+    await user.click(within(sidebar).getByRole('link', { name: 'Liked Post' }));
+
+    const liked = await firstCard();
+    expect(within(liked).getByText('Reposted, then liked')).toBeInTheDocument();
+    expect(within(liked).queryByText('Bo Li reposted')).toBeNull();
+  });
+});
