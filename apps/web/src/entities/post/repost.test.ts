@@ -12,7 +12,15 @@ import { postKeys, type FeedSource } from './postKeys';
 import { makePost } from './posts.mocks';
 import { withRepost } from './repost';
 
-const viewer = makeUser({ _id: 'u-me', username: 'ada' });
+const bo = {
+  _id: 'u-bo',
+  id: 'u-bo',
+  username: 'bo',
+  firstName: 'Bo',
+  lastName: 'Li',
+  avatarURL: null,
+};
+const viewer = makeUser({ _id: 'u-me', username: 'ada', following: [bo] });
 
 let queryClient: QueryClient;
 let context: LiveContext;
@@ -101,5 +109,26 @@ describe('live reposts', () => {
     applyLiveEvent(context, event('post.reposted', post._id, viewer._id, 2));
 
     expect(firstOf({ kind: 'home' })).toMatchObject({ repostedByViewer: false, repostCount: 2 });
+  });
+});
+
+describe('reposts by followed members', () => {
+  it('offers a post a followed member reposted on Home, once, as a new post', () => {
+    const shown = makePost();
+    seedList({ kind: 'home' }, [shown]);
+
+    applyLiveEvent(context, event('post.reposted', 'p-elsewhere', bo._id, 1));
+    applyLiveEvent(context, event('post.reposted', 'p-elsewhere', bo._id, 1));
+    expect(context.newPosts.getSnapshot()).toBe(1);
+
+    // Not followed, or already on Home: nothing to offer.
+    applyLiveEvent(context, event('post.reposted', 'p-other', 'u-stranger', 1));
+    applyLiveEvent(context, event('post.reposted', shown._id, bo._id, 1));
+    expect(context.newPosts.getSnapshot()).toBe(1);
+  });
+
+  it('offers nothing before Home has loaded (its first page brings the post)', () => {
+    applyLiveEvent(context, event('post.reposted', 'p-elsewhere', bo._id, 1));
+    expect(context.newPosts.getSnapshot()).toBe(0);
   });
 });
