@@ -14,7 +14,7 @@ export interface ReadModelViews {
     /** Every post view and every list found by text (an account and all it touched went). */
     forgetAll: () => void;
   };
-  /** What each member did to posts (liked, bookmarked). */
+  /** What each member did to posts (liked, bookmarked, reposted). */
   viewerStates: {
     forget: (userId: string) => void;
   };
@@ -56,6 +56,14 @@ export const invalidation: Invalidation = {
     views.viewerStates.forget(payload.userId);
   },
   'post.unliked': (payload, views) => {
+    views.posts.forget(payload.postId);
+    views.viewerStates.forget(payload.userId);
+  },
+  'post.reposted': (payload, views) => {
+    views.posts.forget(payload.postId);
+    views.viewerStates.forget(payload.userId);
+  },
+  'post.unreposted': (payload, views) => {
     views.posts.forget(payload.postId);
     views.viewerStates.forget(payload.userId);
   },

@@ -76,6 +76,10 @@ export async function counterMismatches(db: Kysely<Database>): Promise<Record<st
     'posts.like_count': sql<{ n: number | string }>`select count(*) as n from posts p
       left join (select post_id, count(*) as c from likes group by post_id) x on x.post_id = p.id
       where p.like_count <> coalesce(x.c, 0)`,
+    'posts.repost_count': sql<{ n: number | string }>`select count(*) as n from posts p
+      left join (select post_id, count(*) as c from reposts group by post_id) x
+        on x.post_id = p.id
+      where p.repost_count <> coalesce(x.c, 0)`,
     'posts.comment_count': sql<{ n: number | string }>`select count(*) as n from posts p
       left join (select post_id, count(*) as c from comments group by post_id) x
         on x.post_id = p.id
@@ -108,6 +112,7 @@ export const NO_MISMATCH = {
   'users.followers_count': 0,
   'users.following_count': 0,
   'posts.like_count': 0,
+  'posts.repost_count': 0,
   'posts.comment_count': 0,
   'comments.votes': 0,
   'tags.post_count': 0,
@@ -125,6 +130,9 @@ export async function orphanRows(db: Kysely<Database>): Promise<Record<string, n
     }>`select count(*) as n from comments where user_id is null`,
     'home_timeline_entries.author_id': sql<{ n: number | string }>`select count(*) as n
       from home_timeline_entries e where not exists (select 1 from users u where u.id = e.author_id)`,
+    'home_timeline_entries.reposted_by': sql<{ n: number | string }>`select count(*) as n
+      from home_timeline_entries e where e.reposted_by is not null
+        and not exists (select 1 from reposts r where r.id = e.entry_id)`,
     'post_tags.author_id': sql<{ n: number | string }>`select count(*) as n
       from post_tags t where not exists (select 1 from users u where u.id = t.author_id)`,
     'comment_tags.author_id': sql<{ n: number | string }>`select count(*) as n
@@ -141,6 +149,7 @@ export async function orphanRows(db: Kysely<Database>): Promise<Record<string, n
 export const NO_ORPHANS = {
   'comments.user_id null': 0,
   'home_timeline_entries.author_id': 0,
+  'home_timeline_entries.reposted_by': 0,
   'post_tags.author_id': 0,
   'comment_tags.author_id': 0,
 };

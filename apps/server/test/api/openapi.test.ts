@@ -71,6 +71,8 @@ CALLS.push(
   'GET /api/posts/user/{username}/pinned',
   'POST /api/posts/pin/{postId}',
   'POST /api/posts/unpin/{postId}',
+  'POST /api/posts/repost/{postId}',
+  'POST /api/posts/unrepost/{postId}',
   'GET /api/notifications',
   'GET /api/notifications/unread',
   'POST /api/notifications/read',

@@ -7,14 +7,14 @@ type Db = Kysely<Database>;
 /*
  * The queries that delete a member's account, one statement each, in the order the service runs
  * them. Counters on other members' rows drop by exactly the rows that go (posts.like_count,
- * posts.comment_count, comments.upvote_count/downvote_count, users.followers_count and
+ * posts.comment_count, posts.repost_count, comments.upvote_count/downvote_count, users.followers_count and
  * following_count; tags.post_count is kept by triggers); what has no counter goes through the
  * foreign keys' cascades when the member's posts and row are deleted.
  */
 
 /**
  * Locks, in id order, every post the deletion changes: the member's own, and those they liked,
- * commented on or whose comments they voted on (PostgreSQL: FOR NO KEY UPDATE, which a change
+ * reposted, commented on or whose comments they voted on (PostgreSQL: FOR NO KEY UPDATE, which a change
  * under a post (lockPostForChange) waits for, but a row pointing at the post does not). With
  * `wait: false` it fails at once (55P03) when another transaction holds one of them.
  */
@@ -29,6 +29,12 @@ export async function lockPostsTouchedBy(db: Db, userId: string, wait: boolean):
         .where('posts.user_id', '=', userId)
         .union(
           eb.selectFrom('likes').select('likes.post_id as id').where('likes.user_id', '=', userId),
+        )
+        .union(
+          eb
+            .selectFrom('reposts')
+            .select('reposts.post_id as id')
+            .where('reposts.user_id', '=', userId),
         )
         .union(
           eb
@@ -135,6 +141,22 @@ export async function decrementLikeCounts(db: Db, userId: string): Promise<void>
 
 export async function deleteLikes(db: Db, userId: string): Promise<void> {
   await db.deleteFrom('likes').where('user_id', '=', userId).execute();
+}
+
+/** Other members' posts lose the member's repost (their own posts go whole). */
+export async function decrementRepostCounts(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set((eb) => ({ repost_count: eb('repost_count', '-', 1) }))
+    .where('user_id', '<>', userId)
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('reposts').select('post_id').where('user_id', '=', userId),
+    )
+    .execute();
+}
+
+export async function deleteReposts(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('reposts').where('user_id', '=', userId).execute();
 }
 
 /** Comments lose the member's votes of one kind (a member has at most one vote per comment). */

@@ -65,6 +65,8 @@ async function removeMember(
   await repo.decrementFollowingOfFollowers(trx, userId);
   await repo.decrementLikeCounts(trx, userId);
   await repo.deleteLikes(trx, userId);
+  await repo.decrementRepostCounts(trx, userId);
+  await repo.deleteReposts(trx, userId);
   await repo.decrementVoteCounts(trx, userId, 1);
   await repo.decrementVoteCounts(trx, userId, -1);
   await repo.deleteVotes(trx, userId);

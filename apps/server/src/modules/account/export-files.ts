@@ -167,6 +167,14 @@ function bookmarksFile(reads: Db, id: string, size: number): Readable {
   }));
 }
 
+function repostsFile(reads: Db, id: string, size: number): Readable {
+  const rows = pages<RowOf<typeof repo.repostsPage>>(
+    (last) => repo.repostsPage(reads, id, last?.id ?? null, size),
+    size,
+  );
+  return arrayFile(rows, (row) => ({ postId: row.post_id, repostedAt: toIso(row.created_at) }));
+}
+
 /** At most PINNED_POSTS_MAX rows: read at once. */
 function pinsFile(reads: Db, id: string): Readable {
   async function* pins(): AsyncGenerator<RowOf<typeof repo.pinsOf>[]> {
@@ -232,6 +240,7 @@ export function exportFiles(reads: Db, row: UserRow, now: Date, pageSize: number
     ['likes.json', () => likesFile(reads, id, pageSize)],
     ['bookmarks.json', () => bookmarksFile(reads, id, pageSize)],
     ['pins.json', () => pinsFile(reads, id)],
+    ['reposts.json', () => repostsFile(reads, id, pageSize)],
     ['follows.json', () => followsFile(reads, id, pageSize)],
     ['notifications.json', () => notificationsFile(reads, id, pageSize)],
   ];

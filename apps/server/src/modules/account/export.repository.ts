@@ -67,6 +67,16 @@ export function bookmarksPage(db: Db, userId: string, after: TimeKey, limit: num
   return query.orderBy('created_at').orderBy('post_id').limit(limit).execute();
 }
 
+/** The member's reposts in repost order (reposts_user_idx; their ids grow with time). */
+export function repostsPage(db: Db, userId: string, afterId: string | null, limit: number) {
+  let query = db
+    .selectFrom('reposts')
+    .select(['id', 'post_id', 'created_at'])
+    .where('user_id', '=', userId);
+  if (afterId !== null) query = query.where('id', '>', afterId);
+  return query.orderBy('id').limit(limit).execute();
+}
+
 /** The member's pinned posts (a handful), oldest pin first. */
 export function pinsOf(db: Db, userId: string) {
   return db

@@ -24,10 +24,13 @@ export interface Interaction<Subject> {
   name: string;
   /** The table of the interactions, one row per member and subject. */
   table: keyof Database;
-  /** Stores the member's interaction; false when it was there already (nothing changed). */
-  add: (trx: Db, subjectId: string, memberId: string, at: number) => Promise<boolean>;
-  /** Deletes it; false when there was none. */
-  remove: (trx: Db, subjectId: string, memberId: string) => Promise<boolean>;
+  /**
+   * Stores the member's interaction; false when it was there already (nothing changed). An
+   * interaction whose row has an id of its own (a repost) answers that id instead of true.
+   */
+  add: (trx: Db, subjectId: string, memberId: string, at: number) => Promise<boolean | string>;
+  /** Deletes it; false when there was none (the deleted row's id, as `add`). */
+  remove: (trx: Db, subjectId: string, memberId: string) => Promise<boolean | string>;
   /** The count the subject keeps of them (a column of its row), or null when it keeps none. */
   counter: {
     column: string;
@@ -64,4 +67,6 @@ export interface InteractionChange<Subject> {
   added: boolean;
   /** The subject's counter after the change (its row's count before it when there is none). */
   count: number;
+  /** The id of the row added or removed, when the interaction's rows have one (see `add`). */
+  rowId: string | null;
 }

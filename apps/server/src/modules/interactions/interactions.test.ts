@@ -23,6 +23,7 @@ const post: LockedPost = {
   updated_at: 1,
   like_count: 3,
   comment_count: 0,
+  repost_count: 0,
   username: 'author',
   first_name: 'A',
   last_name: 'B',
@@ -30,6 +31,7 @@ const post: LockedPost = {
   pinned: false,
   liked: false,
   bookmarked: false,
+  reposted: false,
 };
 
 /** The schema of a view's field named by a dotted path ('likes.likeCount'). */
@@ -58,7 +60,7 @@ describe.each(POST_INTERACTIONS.map((interaction) => [interaction.name, interact
 
     it('builds its events as declared, heard by the audience it declares', () => {
       for (const added of [true, false]) {
-        const event = interaction.events.of({ subject: post, memberId: 'm', added, count: 4 });
+        const event = interaction.events.of({ subject: post, memberId: 'm', added, count: 4, rowId: 'r1' });
         expect(event.type).toBe(added ? interaction.events.added : interaction.events.removed);
         expect(audienceOf(event).kind).toBe(interaction.audience);
         expect(event.payload).toMatchObject({ postId: 'p1', userId: 'm' });

@@ -71,7 +71,10 @@ export function changePostInteraction(
       await interaction.counter.adjust(trx, postId, added ? 1 : -1);
       count += added ? 1 : -1;
     }
-    events.record(interaction.events.of({ subject: post, memberId: viewer.id, added, count }));
+    const rowId = typeof changed === 'string' ? changed : null;
+    events.record(
+      interaction.events.of({ subject: post, memberId: viewer.id, added, count, rowId }),
+    );
     return posts.asPost(interaction.changed(post, added, count), viewer);
   });
 }

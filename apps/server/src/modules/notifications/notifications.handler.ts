@@ -21,16 +21,18 @@ interface Change {
 }
 
 /**
- * Turns one event into notification rows: made for likes, comments and follows of others, taken
- * back (while unread) when the like or follow is undone. Deleting a post or comment removes its
+ * Turns one event into notification rows: made for likes, reposts, comments and follows of
+ * others, taken back (while unread) when the like, repost or follow is undone. Deleting a post or comment removes its
  * notifications through the foreign keys. Answers whose notifications changed.
  */
 async function apply(trx: Db, event: PublishedEvent, safety: Safety): Promise<Change> {
   const at = event.createdAt;
   switch (event.type) {
-    case 'post.liked': {
+    case 'post.liked':
+    case 'post.reposted': {
       const { postId, postAuthorId, userId } = event.payload;
-      // The liker may have deleted their account since: their notification would name no one.
+      const kind = event.type === 'post.liked' ? 'like' : 'repost';
+      // The member may have deleted their account since: their notification would name no one.
       if (
         postAuthorId === userId ||
         (await repo.postAuthorOf(trx, postId)) === null ||
@@ -42,22 +44,24 @@ async function apply(trx: Db, event: PublishedEvent, safety: Safety): Promise<Ch
       await repo.insertNotification(trx, {
         id: newId(at),
         recipient_id: postAuthorId,
-        kind: 'like',
+        kind,
         actor_id: userId,
         post_id: postId,
         comment_id: null,
-        group_key: groupKeyOf('like', postId),
+        group_key: groupKeyOf(kind, postId),
         created_at: at,
       });
       return { recipientId: postAuthorId };
     }
-    case 'post.unliked': {
+    case 'post.unliked':
+    case 'post.unreposted': {
       const { postId, postAuthorId, userId } = event.payload;
+      const kind = event.type === 'post.unliked' ? 'like' : 'repost';
       const removed = await repo.deleteUnread(trx, {
         recipientId: postAuthorId,
-        kind: 'like',
+        kind,
         actorId: userId,
-        groupKey: groupKeyOf('like', postId),
+        groupKey: groupKeyOf(kind, postId),
       });
       return { recipientId: removed ? postAuthorId : null };
     }
@@ -169,6 +173,8 @@ function rowsNamedBy(event: PublishedEvent): {
   switch (event.type) {
     case 'post.liked':
     case 'post.unliked':
+    case 'post.reposted':
+    case 'post.unreposted':
       return {
         users: [event.payload.postAuthorId, event.payload.userId],
         posts: [event.payload.postId],
@@ -231,6 +237,8 @@ export const createNotificationsConsumer = (safety: Safety): DurableConsumer => 
   types: new Set([
     'post.liked',
     'post.unliked',
+    'post.reposted',
+    'post.unreposted',
     'comment.added',
     'member.followed',
     'member.unfollowed',

@@ -39,7 +39,14 @@ function cursorValues(sort: FeedQuery['sort']) {
  * The lists of posts (everyone's, Home, Explore, liked, a member's): a page of ids from the
  * database or the member's timeline, their posts from the presenter.
  */
-export function createPostLists({ reads, presenter, timelines, users, hidden }: PostsDeps) {
+export function createPostLists({
+  reads,
+  presenter,
+  timelines,
+  users,
+  hidden,
+  authors,
+}: PostsDeps) {
   /** A page of a member's posts in time order, views read with the page (see authorPostRows). */
   async function authorPage(
     userId: string,
@@ -74,6 +81,9 @@ export function createPostLists({ reads, presenter, timelines, users, hidden }: 
     timelines,
     hydrate: presenter.hydrate,
     present: presenter.present,
+    authors,
+    repostsFromFollows: (viewer, after, limit, hiddenAuthors) =>
+      repo.repostsByFollowees(reads, viewer.id, after[1], limit, hiddenAuthors),
     fromFollows: (viewer, after, limit, hiddenAuthors) =>
       queryPage({
         viewerId: viewer.id,

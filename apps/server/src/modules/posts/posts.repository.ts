@@ -29,6 +29,7 @@ export interface PostRecord {
   preview_card: string | null;
   like_count: number;
   comment_count: number;
+  repost_count: number;
   created_at: number;
   updated_at: number;
   /** Whether its author pinned it (see pinnedFlag): 0/1 on SQLite, a boolean on PostgreSQL. */
@@ -43,6 +44,7 @@ export interface PostCardRow extends PostRecord {
   avatar_url: string | null;
   liked: unknown;
   bookmarked: unknown;
+  reposted: unknown;
 }
 
 /** Which posts a list holds. Bookmarks have their own query: they sort by bookmark time. */
@@ -82,6 +84,7 @@ const POST_COLUMNS = [
   'p.preview_card',
   'p.like_count',
   'p.comment_count',
+  'p.repost_count',
   'p.created_at',
   'p.updated_at',
 ] as const;
@@ -134,10 +137,29 @@ function bookmarkedFlag(eb: PostsEb, viewerId: string) {
     .as('bookmarked');
 }
 
-/** Whether the member liked and bookmarked the post `p`. */
-function viewerFlags(db: Db, eb: PostsEb, viewerId: string) {
-  return [likedFlag(db, eb, viewerId), bookmarkedFlag(eb, viewerId)];
+/** Whether the member reposted the post `p` (reposts' unique (post, member) index). */
+function repostedFlag(eb: PostsEb, viewerId: string) {
+  return eb
+    .exists(
+      eb
+        .selectFrom('reposts')
+        .select('reposts.post_id')
+        .whereRef('reposts.post_id', '=', 'p.id')
+        .where('reposts.user_id', '=', viewerId),
+    )
+    .as('reposted');
 }
+
+/** Whether the member liked, bookmarked and reposted the post `p`. */
+function viewerFlags(db: Db, eb: PostsEb, viewerId: string) {
+  return [likedFlag(db, eb, viewerId), bookmarkedFlag(eb, viewerId), repostedFlag(eb, viewerId)];
+}
+
+const UNFLAGGED = [
+  sql<boolean>`0`.as('liked'),
+  sql<boolean>`0`.as('bookmarked'),
+  sql<boolean>`0`.as('reposted'),
+];
 
 function cardQuery(db: Db, viewerId: string | null) {
   return db
@@ -145,11 +167,7 @@ function cardQuery(db: Db, viewerId: string | null) {
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(CARD_COLUMNS)
     .select(pinnedFlag)
-    .select((eb) =>
-      viewerId === null
-        ? [sql<boolean>`0`.as('liked'), sql<boolean>`0`.as('bookmarked')]
-        : viewerFlags(db, eb, viewerId),
-    );
+    .select((eb) => (viewerId === null ? UNFLAGGED : viewerFlags(db, eb, viewerId)));
 }
 
 /**
@@ -403,7 +421,7 @@ export async function authorPostRows(db: Db, query: AuthorPostsQuery): Promise<P
   return rows(db, query.userId, afterAt, afterId, query.limit + 1);
 }
 
-/** Of the posts in `ids` (see idListValue), those the member liked or bookmarked. */
+/** Of the posts in `ids` (see idListValue), those the member liked, bookmarked or reposted. */
 export const flagsAmong = compiledQuery((db: Db, userId: string, ids: unknown) =>
   db
     .selectFrom('posts as p')
@@ -492,7 +510,8 @@ export function findPostOwner(
 /**
  * Which of the viewer's states on the post a change reads with it: the one its answer shows and the
  * change does not settle (a like settles `liked`, so it reads `bookmarked`), both (a pin settles
- * neither), or none. Each is an index probe of a table of millions of rows.
+ * neither), or none. Each is an index probe of a table of millions of rows. `reposted` is read
+ * with either (reposts are few), and settled by the repost's own answer.
  */
 export type MarkRead = 'liked' | 'bookmarked' | 'both' | 'none';
 
@@ -500,7 +519,7 @@ export type MarkRead = 'liked' | 'bookmarked' | 'both' | 'none';
  * A post read for a change, with the viewer's mark that was asked for (the other reads false); its
  * author is the caller's to add.
  */
-export type LockedPostRow = PostRecord & Pick<PostCardRow, 'liked' | 'bookmarked'>;
+export type LockedPostRow = PostRecord & Pick<PostCardRow, 'liked' | 'bookmarked' | 'reposted'>;
 
 /**
  * Reads a post for a change, holding its row until the transaction ends (SQLite runs one write
@@ -526,6 +545,8 @@ const lockedRow = compiledShapes(
           mark === 'bookmarked' || mark === 'both'
             ? bookmarkedFlag(eb, viewerId)
             : sql<boolean>`0`.as('bookmarked'),
+          // A repost settles its own mark; every other change's answer shows it.
+          mark === 'none' ? sql<boolean>`0`.as('reposted') : repostedFlag(eb, viewerId),
         ])
         .where('p.id', '=', postId),
       (query) => query.forNoKeyUpdate(),
@@ -545,6 +566,11 @@ export async function lockPostForChange(
 /** Up to `limit` of the posts the member liked (any order). */
 export const likedPostIds = compiledQuery((db: Db, userId: string, limit: number) =>
   db.selectFrom('likes').select('post_id').where('user_id', '=', userId).limit(limit),
+);
+
+/** Up to `limit` of the posts the member reposted (any order). */
+export const repostedPostIds = compiledQuery((db: Db, userId: string, limit: number) =>
+  db.selectFrom('reposts').select('post_id').where('user_id', '=', userId).limit(limit),
 );
 
 /** Up to `limit` of the posts the member bookmarked (any order). */
@@ -586,4 +612,34 @@ export function lockPostForCard(db: Db, postId: string): Promise<PostLinkRow | u
       .where('p.id', '=', postId),
     (query) => query.forNoKeyUpdate(),
   ).executeTakeFirst();
+}
+
+/**
+ * The newest reposts by the members `viewerId` follows (and their own) below the entry id
+ * `beforeId`, of posts by others and by authors not `hidden`, reposters not hidden either: Home
+ * past what the timeline holds. Several reposts of one post are the caller's to show once.
+ */
+export function repostsByFollowees(
+  db: Db,
+  viewerId: string,
+  beforeId: string,
+  limit: number,
+  hidden: readonly string[],
+): Promise<{ id: string; post_id: string; user_id: string }[]> {
+  let query = db
+    .selectFrom('reposts as r')
+    .innerJoin('posts as p', 'p.id', 'r.post_id')
+    .select(['r.id', 'r.post_id', 'r.user_id'])
+    .where(
+      'r.user_id',
+      'in',
+      sql<string>`(select followee_id from follows where follower_id = ${viewerId} union all select ${viewerId})`,
+    )
+    .where('r.id', '<', beforeId)
+    .where('p.user_id', '<>', viewerId);
+  if (hidden.length > 0) {
+    const named = idList(db, idListValue(db, hidden));
+    query = query.where('p.user_id', 'not in', named).where('r.user_id', 'not in', named);
+  }
+  return query.orderBy('r.id', 'desc').limit(limit).execute();
 }

@@ -17,7 +17,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readerOf, withFirstPage } from '../../lib/prefer';
 import { viewerOf } from '../../lib/viewer';
-import { like, pin } from '../interactions';
+import { like, pin, repost } from '../interactions';
 
 /** The lists of posts and one post, for members and, where open, visitors. */
 const postReadRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -72,7 +72,7 @@ const postReadRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-/** Creating, editing, deleting, liking and pinning posts. */
+/** Creating, editing, deleting, liking, pinning and reposting posts. */
 const postWriteRoutes: FastifyPluginAsyncZod = async (app) => {
   const { posts, interactions, embeds } = app.services;
   const auth = { preHandler: app.authenticate };
@@ -152,6 +152,22 @@ const postWriteRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...auth, schema: mutation('Take a pin off') },
     async (req, reply) => {
       const post = await interactions.remove(pin, viewerOf(req), req.params.postId);
+      return reply.status(201).send(await answer(req, { post }));
+    },
+  );
+  app.post(
+    '/repost/:postId',
+    { ...auth, schema: mutation("Repost a post to one's followers") },
+    async (req, reply) => {
+      const post = await interactions.add(repost, viewerOf(req), req.params.postId);
+      return reply.status(201).send(await answer(req, { post }));
+    },
+  );
+  app.post(
+    '/unrepost/:postId',
+    { ...auth, schema: mutation('Undo a repost') },
+    async (req, reply) => {
+      const post = await interactions.remove(repost, viewerOf(req), req.params.postId);
       return reply.status(201).send(await answer(req, { post }));
     },
   );

@@ -39,7 +39,7 @@ const postInsert = compiledCommand(
 /** A post as it is first written: no likes or comments yet, never edited, not pinned. */
 export type NewPost = Omit<
   PostRecord,
-  'like_count' | 'comment_count' | 'updated_at' | 'pinned' | 'preview_card'
+  'like_count' | 'comment_count' | 'repost_count' | 'updated_at' | 'pinned' | 'preview_card'
 >;
 
 /** The record of a post as insertPost writes it. */
@@ -47,6 +47,7 @@ export const writtenRecord = (post: NewPost): PostRecord => ({
   ...post,
   like_count: 0,
   comment_count: 0,
+  repost_count: 0,
   updated_at: post.created_at,
   pinned: false,
   // Fetched after the post is written, by the card worker (modules/preview-cards).

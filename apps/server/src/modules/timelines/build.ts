@@ -41,6 +41,7 @@ export function createTimelineBuilder({ db, log, length }: TimelineBuilderDeps) 
         const oldest = await repo.entryAtRank(trx, userId, firstLength);
         if (oldest !== undefined) await repo.raiseFloor(trx, userId, oldest);
       }
+      await repo.fillReposts(trx, userId, firstLength, '');
       return true;
     });
     if (!created) return;
@@ -49,6 +50,7 @@ export function createTimelineBuilder({ db, log, length }: TimelineBuilderDeps) 
     await db.transaction().execute(async (trx) => {
       const newest = (await repo.newestEntry(trx, userId)) ?? '';
       await repo.fillFromFollows(trx, userId, length, newest);
+      await repo.fillReposts(trx, userId, length, newest);
       await repo.removeUnfollowed(trx, userId);
       await trim(trx, userId);
     });

@@ -1,16 +1,18 @@
 import type { PostSort } from '@perch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { OnDemandAuthors } from './on-demand-authors';
+import { positionOf, type HomeKey, type OnDemandAuthors } from './on-demand-authors';
 import type { Db } from './timelines.deps';
 import * as repo from './timelines.repository';
 import { rankTrending, trendingAfter, type Ranked } from './trending';
 
 const TOUCH_EVERY_MS = 6 * 60 * 60 * 1000;
 
-/** A page's posts as the timeline gives them: ids, and what trending ranked them by. */
-export interface TimelineKey {
-  id: string;
+/**
+ * A page's posts as the timeline gives them: ids (with the repost that brought a post, see
+ * HomeKey), and what trending ranked them by.
+ */
+export interface TimelineKey extends HomeKey {
   /** Trending only: the like count the page was ordered by (its cursor must carry the same). */
   likeCount?: number;
   createdAt?: number;
@@ -34,6 +36,13 @@ export interface HomeReadsDeps {
   onDemand: OnDemandAuthors;
   /** Starts building the member's timeline (they keep none yet). */
   buildSoon: (userId: string) => void;
+}
+
+/** A timeline entry as a page's key. */
+function keyOf(row: repo.EntryRow): HomeKey {
+  return row.reposted_by === null
+    ? { id: row.id }
+    : { id: row.id, entryId: row.entry_id, repostedBy: row.reposted_by };
 }
 
 /** The page of a member's trending order after `after`, less the posts of `hidden` authors. */
@@ -101,18 +110,19 @@ export function createHomeReads({
   ) {
     const [beforeTime, before] = after ?? [Number.MAX_SAFE_INTEGER, repo.TOP];
     const authors = await onDemand.followedBy(userId, hidden);
-    const merge = (keys: readonly { id: string }[], fromId: string) =>
+    const merge = (keys: readonly HomeKey[], fromId: string) =>
       onDemand.mergeLatest(keys, authors, fromId, before, beforeTime, limit + 1);
-    const keys = await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden);
-    if (keys.length > limit) {
+    const keys = (await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden)).map(keyOf);
+    const past = keys[limit];
+    if (past) {
       touch(userId);
-      return { keys: await merge(keys, keys[limit]?.id ?? ''), floor: null };
+      return { keys: await merge(keys, positionOf(past)), floor: null };
     }
     const state = await stateOf(userId);
     if (!state) return null;
     // The timeline may have been built between the two reads (its entries and its state commit
     // together): read the page again, now that the state says how far the entries reach.
-    const again = await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden);
+    const again = (await repo.pageOfTimeline(reads, userId, before, limit + 1, hidden)).map(keyOf);
     return { keys: await merge(again, state.floor), floor: state.floor };
   }
 

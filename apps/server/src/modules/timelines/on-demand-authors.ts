@@ -16,50 +16,72 @@ const later = (a: string, b: string) => (a > b ? a : b);
 /** A post just created (its event's payload), with its author's followers count. */
 export type NewPost = DomainEventPayloads['post.created'] & { followersCount: number };
 
-/** An author's newest post read on demand ids, newest first; `complete` when they are all of them. */
+/**
+ * An entry of Home: a post (`id`), and when a repost brought it, the repost's id (`entryId`, where
+ * it stands) and its reposter.
+ */
+export interface HomeKey {
+  id: string;
+  entryId?: string;
+  repostedBy?: string;
+}
+
+/** Where an entry stands in Home: its repost's id, or its post's. */
+export const positionOf = (key: HomeKey): string => key.entryId ?? key.id;
+
+/**
+ * An author's newest entries read on demand (their posts and reposts), newest first; `complete`
+ * when they are all of them.
+ */
 interface RecentPosts {
-  ids: string[];
+  entries: HomeKey[];
   complete: boolean;
 }
 
-/** The index of the first id below `beforeId` in ids sorted newest first. */
-function firstBelow(ids: readonly string[], beforeId: string): number {
+/** The index of the first entry below `beforeId` in entries sorted newest first. */
+function firstBelow(entries: readonly HomeKey[], beforeId: string): number {
   let low = 0;
-  let high = ids.length;
+  let high = entries.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((ids[middle] ?? '') >= beforeId) low = middle + 1;
+    const entry = entries[middle];
+    if (entry !== undefined && positionOf(entry) >= beforeId) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
 /**
- * The first `limit` of `keys` and `ids` together, both sorted newest first, without repeats: a
- * merge of the two rather than a sort of both (a page of Home and the few posts read on demand within its
- * range).
+ * The first `limit` of `keys` and `more` together, both sorted newest first, without repeats: a
+ * merge of the two rather than a sort of both (a page of Home and the few entries read on demand
+ * within its range).
  */
 function mergedNewestFirst(
-  keys: readonly { id: string }[],
-  ids: readonly string[],
+  keys: readonly HomeKey[],
+  more: readonly HomeKey[],
   limit: number,
-): { id: string }[] {
-  const merged: { id: string }[] = [];
+): HomeKey[] {
+  const merged: HomeKey[] = [];
   let k = 0;
   let i = 0;
-  while (merged.length < limit && (k < keys.length || i < ids.length)) {
+  while (merged.length < limit && (k < keys.length || i < more.length)) {
     const key = keys[k];
-    const id = ids[i];
-    if (key !== undefined && (id === undefined || key.id >= id)) {
-      if (key.id === id) i += 1;
+    const other = more[i];
+    if (key !== undefined && (other === undefined || positionOf(key) >= positionOf(other))) {
+      if (other !== undefined && positionOf(key) === positionOf(other)) i += 1;
       merged.push(key);
       k += 1;
-    } else if (id !== undefined) {
-      merged.push({ id });
+    } else if (other !== undefined) {
+      merged.push(other);
       i += 1;
     }
   }
   return merged;
+}
+
+/** Two lists of entries sorted newest first, merged, at most `limit`. */
+function newestOf(a: readonly HomeKey[], b: readonly HomeKey[], limit: number): HomeKey[] {
+  return b.length === 0 ? a.slice(0, limit) : mergedNewestFirst(a, b, limit);
 }
 
 /**
@@ -108,30 +130,55 @@ async function recentOf(
   const read = reading.get(authorId) ?? { readers: 0, changed: false };
   read.readers += 1;
   reading.set(authorId, read);
-  let rows: { id: string }[];
+  let rows: HomeKey[];
   try {
-    rows = await onDemandRepo.authorPostsBetween(
+    rows = await entriesBetween(
       state.reads,
       authorId,
-      timeOf(since),
       since,
-      Number.MAX_SAFE_INTEGER,
       TOP,
+      Number.MAX_SAFE_INTEGER,
       length + 1,
     );
   } finally {
     read.readers -= 1;
     if (read.readers === 0) reading.delete(authorId);
   }
-  const list = {
-    ids: rows.slice(0, length).map((row) => row.id),
-    complete: rows.length <= length,
-  };
+  const list = { entries: rows.slice(0, length), complete: rows.length <= length };
   if (!read.changed) recent.set(authorId, list);
   return list;
 }
 
-/** The author's post ids in [fromId, beforeId), newest first, at most `limit`. */
+/** The author's posts and reposts in [fromId, beforeId), newest first, at most `limit`. */
+async function entriesBetween(
+  reads: Db,
+  authorId: string,
+  fromId: string,
+  beforeId: string,
+  beforeTime: number,
+  limit: number,
+): Promise<HomeKey[]> {
+  const [posts, reposts] = await Promise.all([
+    onDemandRepo.authorPostsBetween(
+      reads,
+      authorId,
+      timeOf(fromId),
+      fromId,
+      beforeTime,
+      beforeId,
+      limit,
+    ),
+    onDemandRepo.authorRepostsBetween(reads, authorId, fromId, beforeId, limit),
+  ]);
+  const reposted = reposts.map((row) => ({
+    id: row.post_id,
+    entryId: row.id,
+    repostedBy: authorId,
+  }));
+  return newestOf(posts, reposted, limit);
+}
+
+/** The author's entries in [fromId, beforeId), newest first, at most `limit`. */
 async function postsBetween(
   state: OnDemandState,
   author: onDemandRepo.OnDemandAuthor,
@@ -139,53 +186,60 @@ async function postsBetween(
   beforeId: string,
   beforeTime: number,
   limit: number,
-): Promise<string[]> {
+): Promise<HomeKey[]> {
   const from = later(author.since, fromId);
   if (from >= beforeId) return [];
-  const { ids, complete } = await recentOf(state, author);
-  const found: string[] = [];
-  for (let i = firstBelow(ids, beforeId); i < ids.length && found.length < limit; i += 1) {
-    const id = ids[i] ?? '';
-    if (id < from) return found;
-    found.push(id);
+  const { entries, complete } = await recentOf(state, author);
+  const found: HomeKey[] = [];
+  for (let i = firstBelow(entries, beforeId); i < entries.length && found.length < limit; i += 1) {
+    const entry = entries[i];
+    if (entry === undefined || positionOf(entry) < from) return found;
+    found.push(entry);
   }
   if (found.length === limit || complete) return found;
-  // Older than the ids kept: read from the posts.
-  const rows = await onDemandRepo.authorPostsBetween(
-    state.reads,
-    author.user_id,
-    timeOf(from),
-    from,
-    beforeTime,
-    beforeId,
-    limit,
-  );
-  return rows.map((row) => row.id);
+  // Older than the entries kept: read from the posts and reposts.
+  return entriesBetween(state.reads, author.user_id, from, beforeId, beforeTime, limit);
+}
+
+/** Adds an entry to its author's kept list, in its place. */
+function kept(state: OnDemandState, authorId: string, entry: HomeKey): void {
+  changed(state, authorId);
+  const list = state.recent.get(authorId);
+  if (!list) return;
+  list.entries.splice(firstBelow(list.entries, positionOf(entry)), 0, entry);
+  if (list.entries.length > state.length) {
+    list.entries.length = state.length;
+    list.complete = false;
+  }
+}
+
+/** Takes an entry out of its author's kept list. */
+function dropped(state: OnDemandState, authorId: string, position: string): void {
+  changed(state, authorId);
+  const list = state.recent.get(authorId);
+  const at = list ? list.entries.findIndex((entry) => positionOf(entry) === position) : -1;
+  if (list && at >= 0) list.entries.splice(at, 1);
 }
 
 /** Keeps the authors' newest post ids and members' follows current after `event`. */
 function onEvent(state: OnDemandState, event: PublishedEvent): void {
-  const { recent, followedAuthors, length } = state;
+  const { recent, followedAuthors } = state;
   switch (event.type) {
-    case 'post.created': {
-      const { authorId, postId } = event.payload;
-      changed(state, authorId);
-      const list = recent.get(authorId);
-      if (!list) break;
-      list.ids.splice(firstBelow(list.ids, postId), 0, postId);
-      if (list.ids.length > length) {
-        list.ids.length = length;
-        list.complete = false;
-      }
+    case 'post.created':
+      kept(state, event.payload.authorId, { id: event.payload.postId });
+      break;
+    case 'post.reposted': {
+      const { postId, repostId, userId } = event.payload;
+      kept(state, userId, { id: postId, entryId: repostId, repostedBy: userId });
       break;
     }
-    case 'post.deleted': {
-      changed(state, event.payload.authorId);
-      const list = recent.get(event.payload.authorId);
-      const at = list ? list.ids.indexOf(event.payload.postId) : -1;
-      if (list && at >= 0) list.ids.splice(at, 1);
+    case 'post.unreposted':
+      dropped(state, event.payload.userId, event.payload.repostId);
       break;
-    }
+    case 'post.deleted':
+      // Reposts of it kept for other authors are left out when Home's page is hydrated.
+      dropped(state, event.payload.authorId, event.payload.postId);
+      break;
     case 'member.followed':
     case 'member.unfollowed':
       followedAuthors.delete(event.payload.followerId);
@@ -306,17 +360,17 @@ export function createOnDemandAuthors({ reads, followers, length }: OnDemandAuth
      * authors' posts, newest first.
      */
     async mergeLatest(
-      keys: readonly { id: string }[],
+      keys: readonly HomeKey[],
       authors: readonly onDemandRepo.OnDemandAuthor[],
       fromId: string,
       beforeId: string,
       beforeTime: number,
       limit: number,
-    ): Promise<{ id: string }[]> {
-      let merged: { id: string }[] | null = null;
+    ): Promise<HomeKey[]> {
+      let merged: HomeKey[] | null = null;
       for (const author of authors) {
-        const ids = await postsBetween(state, author, fromId, beforeId, beforeTime, limit);
-        if (ids.length > 0) merged = mergedNewestFirst(merged ?? keys, ids, limit);
+        const found = await postsBetween(state, author, fromId, beforeId, beforeTime, limit);
+        if (found.length > 0) merged = mergedNewestFirst(merged ?? keys, found, limit);
       }
       return merged ?? keys.slice(0, limit);
     },

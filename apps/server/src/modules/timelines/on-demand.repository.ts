@@ -71,6 +71,19 @@ export const authorPostsBetween = compiledQuery(
       .limit(limit),
 );
 
+/** The author's reposts in [fromId, beforeId), newest first (reposts_user_idx). */
+export const authorRepostsBetween = compiledQuery(
+  (db: Db, authorId: string, fromId: string, beforeId: string, limit: number) =>
+    db
+      .selectFrom('reposts')
+      .select(['id', 'post_id'])
+      .where('user_id', '=', authorId)
+      .where('id', '>=', fromId)
+      .where('id', '<', beforeId)
+      .orderBy('id', 'desc')
+      .limit(limit),
+);
+
 /** The author's newest posts from `fromId` on, with what trending orders by. */
 export const authorRankedFrom = compiledQuery(
   (

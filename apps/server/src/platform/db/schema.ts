@@ -38,6 +38,8 @@ export interface PostsTable {
   sensitive: Generated<number>;
   like_count: Generated<number>;
   comment_count: Generated<number>;
+  /** Reposts of it (migration 0031), kept as likes are. */
+  repost_count: Generated<number>;
   created_at: number;
   updated_at: number;
   /** The preview card the post shows, as JSON (see modules/preview-cards); null for none. */
@@ -121,6 +123,14 @@ export interface PinnedPostsTable {
   pinned_at: number;
 }
 
+/** A member's repost of a post; `id` is a ULID minted when it was made (see 0031). */
+export interface RepostsTable {
+  id: string;
+  post_id: string;
+  user_id: string;
+  created_at: number;
+}
+
 /** An uploaded image; one row per member who uploaded these bytes. */
 export interface MediaTable {
   id: string;
@@ -201,8 +211,12 @@ export interface HomeTimelinesTable {
 
 export interface HomeTimelineEntriesTable {
   user_id: string;
+  /** Where the entry stands: the post's id, or the id of the repost that brought it (0031). */
+  entry_id: string;
   post_id: string;
   author_id: string;
+  /** The member followed who reposted it, when a repost brought it. */
+  reposted_by: string | null;
 }
 
 /** Widely followed members whose posts Home reads when read, from `since` on (migration 0016). */
@@ -267,6 +281,7 @@ export interface Database {
   follows: FollowsTable;
   bookmarks: BookmarksTable;
   pinned_posts: PinnedPostsTable;
+  reposts: RepostsTable;
   media: MediaTable;
   preview_cards: PreviewCardsTable;
   preview_card_fetches: PreviewCardFetchesTable;

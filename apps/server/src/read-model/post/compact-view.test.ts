@@ -28,6 +28,7 @@ const record: PostRecord = {
   }),
   like_count: 7,
   comment_count: 3,
+  repost_count: 2,
   created_at: Date.UTC(2026, 10, 1, 12),
   updated_at: Date.UTC(2026, 10, 2, 8, 30, 0, 5),
   // Pinned, as SQLite answers it.
@@ -85,11 +86,12 @@ describe('a compact card', () => {
         created_at: row.created_at,
         like_count: row.like_count,
         comment_count: row.comment_count,
+        repost_count: row.repost_count,
       });
       for (const reader of readers) {
         for (const [liked, bookmarked] of flags) {
-          const expected = presentPost(view, liked, bookmarked, reader);
-          const post = presentPost(expanded, liked, bookmarked, reader);
+          const expected = presentPost(view, { liked, bookmarked, reposted: bookmarked }, reader);
+          const post = presentPost(expanded, { liked, bookmarked, reposted: bookmarked }, reader);
           expect(String(answerJson(post))).toBe(String(answerJson(expected)));
           expect(post).toEqual(expected);
         }

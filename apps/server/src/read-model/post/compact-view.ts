@@ -18,6 +18,7 @@ export interface CompactView {
   createdAt: number;
   likeCount: number;
   commentCount: number;
+  repostCount: number;
   /** How often it was read since it was compact (see PostViewCache). */
   reads: number;
 }
@@ -30,6 +31,7 @@ export function compactView(view: PostView): CompactView {
     createdAt: view.row.created_at,
     likeCount: view.row.like_count,
     commentCount: view.row.comment_count,
+    repostCount: view.row.repost_count,
     reads: 0,
   };
 }
@@ -49,6 +51,7 @@ export function expandView(id: string, compact: CompactView): PostView {
       created_at: compact.createdAt,
       like_count: compact.likeCount,
       comment_count: compact.commentCount,
+      repost_count: compact.repostCount,
     },
     shared: {
       _id: id,

@@ -7,6 +7,7 @@ export interface ListedPost {
   view: PostView;
   liked: unknown;
   bookmarked: unknown;
+  reposted: unknown;
 }
 
 /** A page of posts read by a query, and whether more follow it. */
@@ -21,7 +22,12 @@ function flagged(
 ): ListedPost[] {
   return views.map((view) => {
     const mark = marks.get(view.row.id);
-    return { view, liked: mark?.liked ?? false, bookmarked: mark?.bookmarked ?? false };
+    return {
+      view,
+      liked: mark?.liked ?? false,
+      bookmarked: mark?.bookmarked ?? false,
+      reposted: mark?.reposted ?? false,
+    };
   });
 }
 

@@ -6,7 +6,7 @@ import type { PostCardRow, PostRecord } from '../../modules/posts/posts.reposito
 import { createViewerStates } from '../viewer-state/viewer-states';
 import { createHydrator, createStateHydrator, type ListedPost } from './hydrate';
 import { createPostViewCache } from './view-cache';
-import { presentPost, toPost, type PostView } from './view';
+import { NO_MARKS, presentPost, toPost, type PostView } from './view';
 
 type Db = Kysely<Database>;
 
@@ -80,7 +80,7 @@ export function createPostPresenter(deps: PostPresenterDeps) {
     /** A post just written, from its record as written (undefined when its author is gone). */
     written: async (post: PostRecord, viewer: Viewer): Promise<Post | undefined> => {
       const view = await views.written(post);
-      return view ? presentPost(view, false, false, viewer) : undefined;
+      return view ? presentPost(view, NO_MARKS, viewer) : undefined;
     },
     /** A row read for a change (with the viewer's state it asked for), as the API shows it. */
     fromRow: toPost,
@@ -91,7 +91,12 @@ export function createPostPresenter(deps: PostPresenterDeps) {
     fromRowWithViewerState: async (row: PostCardRow, viewer: Viewer): Promise<Post> => {
       const state = (await viewerStates.of(viewer.id, [row.id])).get(row.id);
       return toPost(
-        { ...row, liked: state?.liked ?? false, bookmarked: state?.bookmarked ?? false },
+        {
+          ...row,
+          liked: state?.liked ?? false,
+          bookmarked: state?.bookmarked ?? false,
+          reposted: state?.reposted ?? false,
+        },
         viewer,
       );
     },
@@ -111,7 +116,7 @@ export function createPostPresenter(deps: PostPresenterDeps) {
 }
 
 function present(post: ListedPost, viewer: Viewer | null): Post {
-  return presentPost(post.view, post.liked, post.bookmarked, viewer);
+  return presentPost(post.view, post, viewer);
 }
 
 export type PostPresenter = ReturnType<typeof createPostPresenter>;

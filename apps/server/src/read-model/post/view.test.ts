@@ -19,6 +19,7 @@ const card: PostRecord = {
   preview_card: null,
   like_count: 3,
   comment_count: 2,
+  repost_count: 1,
   created_at: Date.UTC(2026, 10, 1, 12),
   updated_at: Date.UTC(2026, 10, 2, 8, 30),
   pinned: 0,
@@ -89,19 +90,19 @@ describe("a post's serialized JSON", () => {
 
   for (const { name, card: row, liked, bookmarked, reader } of cases) {
     it(`is exactly the post object's JSON: ${name}`, () => {
-      const post = presentPost(viewOf(row, keptAuthor), liked, bookmarked, reader);
+      const post = presentPost(viewOf(row, keptAuthor), { liked, bookmarked, reposted: liked }, reader);
       const plain: unknown = structuredClone(post);
       expect(stringifyAnswer(post)).toBe(JSON.stringify(plain));
       expect(stringifyAnswer({ posts: [post, post], nextCursor: null })).toBe(
         JSON.stringify({ posts: [plain, plain], nextCursor: null }),
       );
       expect(JSON.parse(stringifyAnswer(post))).toEqual(plain);
-      expect(stringifyAnswer(presentPost(viewOf(row, author), liked, bookmarked, reader))).toBe(
+      expect(stringifyAnswer(presentPost(viewOf(row, author), { liked, bookmarked, reposted: liked }, reader))).toBe(
         stringifyAnswer(post),
       );
       const kept = cachedView(viewOf(row, keptAuthor));
       expect(kept.json.buffer.byteLength).toBe(kept.json.length);
-      expect(stringifyAnswer(presentPost(kept, liked, bookmarked, reader))).toBe(
+      expect(stringifyAnswer(presentPost(kept, { liked, bookmarked, reposted: liked }, reader))).toBe(
         stringifyAnswer(post),
       );
     });

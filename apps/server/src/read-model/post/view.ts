@@ -17,23 +17,28 @@ export function toPost(row: PostCardRow, viewer: Reader): Post {
     lastName: row.last_name,
     avatarURL: row.avatar_url,
   };
-  return presentPost(viewOf(row, author), row.liked, row.bookmarked, viewer);
+  return presentPost(viewOf(row, author), row, viewer);
 }
 
 /** The fields every reader sees alike, serialized once with the card. */
 const sharedPartSchema = postSchema.omit({
+  repostedBy: true,
   likes: true,
   commentCount: true,
+  repostCount: true,
   comments: true,
   likedByViewer: true,
   bookmarkedByViewer: true,
+  repostedByViewer: true,
 });
-/** The counts and the viewer's states, the part written for each reader who liked or bookmarked it. */
+/** The counts and the viewer's states, the part written for each reader who marked it. */
 const viewerPartSchema = postSchema.pick({
   likes: true,
   commentCount: true,
+  repostCount: true,
   likedByViewer: true,
   bookmarkedByViewer: true,
+  repostedByViewer: true,
 });
 type SharedPart = z.infer<typeof sharedPartSchema>;
 type ViewerPart = z.infer<typeof viewerPartSchema>;
@@ -44,7 +49,10 @@ const viewerJson = compileJson(viewerPartSchema);
 /** What a card shows every reader, formatted and serialized once (the card cache caches it). */
 export interface PostView {
   /** What lists read of the card: its order, its author, its counts. */
-  row: Pick<PostRecord, 'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count'>;
+  row: Pick<
+    PostRecord,
+    'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count' | 'repost_count'
+  >;
   shared: SharedPart;
   /**
    * The post's JSON as UTF-8, as a reader who neither liked nor bookmarked it sees it: the shared
@@ -60,8 +68,10 @@ function unflaggedPart(record: PostRecord): ViewerPart {
   return {
     likes: { likeCount: record.like_count, likedBy: [], dislikedBy: [] },
     commentCount: record.comment_count,
+    repostCount: record.repost_count,
     likedByViewer: false,
     bookmarkedByViewer: false,
+    repostedByViewer: false,
   };
 }
 
@@ -107,18 +117,23 @@ export function cachedView(view: PostView): PostView {
   return { ...view, json: ownCopy(view.json) };
 }
 
+/** The viewer's marks of a post as read (flags: 0/1 on SQLite, booleans on PostgreSQL). */
+export interface Marks {
+  liked: unknown;
+  bookmarked: unknown;
+  reposted: unknown;
+}
+
+export const NO_MARKS: Marks = { liked: false, bookmarked: false, reposted: false };
+
 /**
- * A card as the viewer sees it, given their viewer states ('liked', 'bookmarked') read apart; its
- * JSON is the view's shared bytes followed by the viewer part written for them (see lib/serialized).
+ * A card as the viewer sees it, given their marks read apart; its JSON is the view's shared bytes
+ * followed by the viewer part written for them (see lib/serialized).
  */
-export function presentPost(
-  view: PostView,
-  likedFlag: unknown,
-  bookmarkedFlag: unknown,
-  viewer: Reader,
-): Post {
-  const liked = viewer !== null && sqlBoolean(likedFlag);
-  const bookmarked = viewer !== null && sqlBoolean(bookmarkedFlag);
+export function presentPost(view: PostView, marks: Marks, viewer: Reader): Post {
+  const liked = viewer !== null && sqlBoolean(marks.liked);
+  const bookmarked = viewer !== null && sqlBoolean(marks.bookmarked);
+  const reposted = viewer !== null && sqlBoolean(marks.reposted);
   const likedBy = liked ? [{ _id: viewer.id, id: viewer.id, username: viewer.username }] : [];
   const shared = view.shared;
   // Written out rather than spread: spreading made each post ~100 times dearer to build.
@@ -140,10 +155,12 @@ export function presentPost(
     pinned: shared.pinned,
     likes: { likeCount: view.row.like_count, likedBy, dislikedBy: [] },
     commentCount: view.row.comment_count,
+    repostCount: view.row.repost_count,
     likedByViewer: liked,
     bookmarkedByViewer: bookmarked,
+    repostedByViewer: reposted,
   };
-  if (!liked && !bookmarked) return withJson(post, [view.json]);
+  if (!liked && !bookmarked && !reposted) return withJson(post, [view.json]);
   // The compiled serializer reads only the viewer part's fields of the post.
   return withJson(post, [view.json.subarray(0, view.viewerPartAt), viewerJson(post).slice(1)]);
 }

@@ -2,7 +2,12 @@ import type { Kysely } from 'kysely';
 import { idListValue, sqlBoolean } from '../../platform/db/dialect';
 import type { Database } from '../../platform/db/schema';
 import { keptPerMember } from '../../lib/kept-until-changed';
-import { bookmarkedPostIds, flagsAmong, likedPostIds } from '../../modules/posts/posts.repository';
+import {
+  bookmarkedPostIds,
+  flagsAmong,
+  likedPostIds,
+  repostedPostIds,
+} from '../../modules/posts/posts.repository';
 
 type Db = Kysely<Database>;
 
@@ -10,11 +15,13 @@ type Db = Kysely<Database>;
 export interface ViewerState {
   liked: boolean;
   bookmarked: boolean;
+  reposted: boolean;
 }
 
 interface Marks {
   liked: ReadonlySet<string>;
   bookmarked: ReadonlySet<string>;
+  reposted: ReadonlySet<string>;
 }
 
 export interface ViewerStatesDeps {
@@ -25,10 +32,10 @@ export interface ViewerStatesDeps {
   maxPerMember: number;
 }
 
-const NONE: ViewerState = { liked: false, bookmarked: false };
+const NONE: ViewerState = { liked: false, bookmarked: false, reposted: false };
 
 /**
- * Which posts each recent reader liked and bookmarked, cached in memory: a page's viewer states then cost no
+ * Which posts each recent reader liked, bookmarked and reposted, cached in memory: a page's viewer states then cost no
  * query. A member's viewer state are read once (two index ranges) and dropped when they like, unlike,
  * bookmark or unbookmark (see the read model's invalidation table). Members with very many viewer states are asked per page instead.
  */
@@ -36,18 +43,20 @@ export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStates
   const marks = keptPerMember<Marks>({
     maxRecords: maxIds,
     maxPerMember,
-    sizeOf: (entry) => entry.liked.size + entry.bookmarked.size,
+    sizeOf: (entry) => entry.liked.size + entry.bookmarked.size + entry.reposted.size,
     read: async (userId, limit) => {
-      const [liked, bookmarked] = await Promise.all([
+      const [liked, bookmarked, reposted] = await Promise.all([
         likedPostIds(reads, userId, limit),
         bookmarkedPostIds(reads, userId, limit),
+        repostedPostIds(reads, userId, limit),
       ]);
       const value = {
         liked: new Set(liked.map((row) => row.post_id)),
         bookmarked: new Set(bookmarked.map((row) => row.post_id)),
+        reposted: new Set(reposted.map((row) => row.post_id)),
       };
-      // Either list past the bound: the member is asked per page.
-      return { value, count: Math.max(liked.length, bookmarked.length) };
+      // Any list past the bound: the member is asked per page.
+      return { value, count: Math.max(liked.length, bookmarked.length, reposted.length) };
     },
   });
   const { forget } = marks;
@@ -62,12 +71,17 @@ export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStates
         for (const id of ids) {
           const liked = known.liked.has(id);
           const bookmarked = known.bookmarked.has(id);
-          flags.set(id, liked || bookmarked ? { liked, bookmarked } : NONE);
+          const reposted = known.reposted.has(id);
+          flags.set(id, liked || bookmarked || reposted ? { liked, bookmarked, reposted } : NONE);
         }
         return flags;
       }
       for (const row of await flagsAmong(reads, userId, idListValue(reads, ids))) {
-        flags.set(row.id, { liked: sqlBoolean(row.liked), bookmarked: sqlBoolean(row.bookmarked) });
+        flags.set(row.id, {
+          liked: sqlBoolean(row.liked),
+          bookmarked: sqlBoolean(row.bookmarked),
+          reposted: sqlBoolean(row.reposted),
+        });
       }
       return flags;
     },
