@@ -43,7 +43,9 @@ export async function voteOnComment(
     if (!(await storeVote(trx, vote, commentId, viewer.id))) throw badRequest(vote.refusal);
     const counted = await commentView(trx, commentId, viewer);
     const subject = { postId, commentId, ...counted.votes };
-    events.record(vote.events.of({ subject, memberId: viewer.id, added: true, count: 0, rowId: null }));
+    events.record(
+      vote.events.of({ subject, memberId: viewer.id, added: true, count: 0, rowId: null }),
+    );
     return counted;
   });
 }

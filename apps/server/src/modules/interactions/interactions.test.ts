@@ -60,7 +60,13 @@ describe.each(POST_INTERACTIONS.map((interaction) => [interaction.name, interact
 
     it('builds its events as declared, heard by the audience it declares', () => {
       for (const added of [true, false]) {
-        const event = interaction.events.of({ subject: post, memberId: 'm', added, count: 4, rowId: 'r1' });
+        const event = interaction.events.of({
+          subject: post,
+          memberId: 'm',
+          added,
+          count: 4,
+          rowId: 'r1',
+        });
         expect(event.type).toBe(added ? interaction.events.added : interaction.events.removed);
         expect(audienceOf(event).kind).toBe(interaction.audience);
         expect(event.payload).toMatchObject({ postId: 'p1', userId: 'm' });

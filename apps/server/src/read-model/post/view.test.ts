@@ -90,21 +90,27 @@ describe("a post's serialized JSON", () => {
 
   for (const { name, card: row, liked, bookmarked, reader } of cases) {
     it(`is exactly the post object's JSON: ${name}`, () => {
-      const post = presentPost(viewOf(row, keptAuthor), { liked, bookmarked, reposted: liked }, reader);
+      const post = presentPost(
+        viewOf(row, keptAuthor),
+        { liked, bookmarked, reposted: liked },
+        reader,
+      );
       const plain: unknown = structuredClone(post);
       expect(stringifyAnswer(post)).toBe(JSON.stringify(plain));
       expect(stringifyAnswer({ posts: [post, post], nextCursor: null })).toBe(
         JSON.stringify({ posts: [plain, plain], nextCursor: null }),
       );
       expect(JSON.parse(stringifyAnswer(post))).toEqual(plain);
-      expect(stringifyAnswer(presentPost(viewOf(row, author), { liked, bookmarked, reposted: liked }, reader))).toBe(
-        stringifyAnswer(post),
-      );
+      expect(
+        stringifyAnswer(
+          presentPost(viewOf(row, author), { liked, bookmarked, reposted: liked }, reader),
+        ),
+      ).toBe(stringifyAnswer(post));
       const kept = cachedView(viewOf(row, keptAuthor));
       expect(kept.json.buffer.byteLength).toBe(kept.json.length);
-      expect(stringifyAnswer(presentPost(kept, { liked, bookmarked, reposted: liked }, reader))).toBe(
-        stringifyAnswer(post),
-      );
+      expect(
+        stringifyAnswer(presentPost(kept, { liked, bookmarked, reposted: liked }, reader)),
+      ).toBe(stringifyAnswer(post));
     });
   }
 });

@@ -1,28 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import type { LiveEventHandler } from '../../shared/live/liveEventHandlers';
-import { toastToggleQueued } from '../../shared/offlineQueue/messages';
 import { sendOrQueueToggle } from '../../shared/offlineQueue/toggleQueue';
 import { useRequiredSession } from '../session/SessionProvider';
 import { bookmarkRefusedMessage, postMessages } from './messages';
-import {
-  findCachedPost,
-  insertPostIntoLists,
-  isSource,
-  removePostFromLists,
-  restoreRemovedPosts,
-  updatePostInCaches,
-  type RemovedFrom,
-} from './postCache';
+import { isSource, updatePostInCaches } from './postCache';
 import { postKeys } from './postKeys';
 import { bookmarkPost, type BookmarkAction } from './posts.api';
-import {
-  postToggleMutationKey,
-  postTogglePending,
-  postToggleScope,
-  resyncAfterConflict,
-  type OptimisticToggle,
-} from './postToggles';
+import { postTogglePending } from './postToggles';
+import { usePostToggle } from './usePostToggle';
 
 /**
  * Bookmarks a post or removes its bookmark at once everywhere (the bookmarks list gains or
@@ -30,52 +15,20 @@ import {
  */
 export function useToggleBookmark(postId: string) {
   const { token, user } = useRequiredSession();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: postToggleMutationKey('bookmark'),
-    scope: postToggleScope('bookmark', postId),
-    networkMode: 'always',
-    mutationFn: (action: BookmarkAction) =>
+  return usePostToggle<BookmarkAction>({
+    kind: 'bookmark',
+    postId,
+    send: (action) =>
       sendOrQueueToggle(
         { kind: 'bookmark', action, memberId: user._id, targetId: postId, token },
         (toggle, sessionToken) => bookmarkPost(toggle.targetId, toggle.action, sessionToken),
       ),
-    onMutate: (action): OptimisticToggle => {
-      const previous = findCachedPost(queryClient, postId);
-      const bookmarkedByViewer = action === 'add';
-      updatePostInCaches(queryClient, postId, (post) => ({ ...post, bookmarkedByViewer }));
-      const current = findCachedPost(queryClient, postId);
-      let removed: RemovedFrom[] = [];
-      let added = false;
-      if (action === 'add' && current) {
-        insertPostIntoLists(queryClient, current, isSource('bookmarks'), 'top');
-        added = true;
-      } else if (action === 'remove') {
-        removed = removePostFromLists(queryClient, postId, isSource('bookmarks'));
-      }
-      return { previous, removed, added };
-    },
-    onSuccess: (answer, action) => {
-      if (answer === null) {
-        toastToggleQueued();
-        return;
-      }
-      const { post } = answer;
-      updatePostInCaches(queryClient, postId, (cached) => ({
-        ...cached,
-        bookmarkedByViewer: post.bookmarkedByViewer,
-      }));
+    apply: (post, action) => ({ ...post, bookmarkedByViewer: action === 'add' }),
+    keep: (cached, { bookmarkedByViewer }) => ({ ...cached, bookmarkedByViewer }),
+    list: { filter: isSource('bookmarks'), adds: (action) => action === 'add', order: 'top' },
+    refused: bookmarkRefusedMessage,
+    sent: (action) => {
       if (action === 'add') toast.success(postMessages.bookmarked);
-    },
-    onError: (error, action, context) => {
-      if (context?.previous) {
-        const { bookmarkedByViewer } = context.previous;
-        updatePostInCaches(queryClient, postId, (post) => ({ ...post, bookmarkedByViewer }));
-      }
-      if (context?.added) removePostFromLists(queryClient, postId, isSource('bookmarks'));
-      if (context) restoreRemovedPosts(queryClient, context.removed);
-      toast.error(bookmarkRefusedMessage(action, error));
-      resyncAfterConflict(queryClient, error);
     },
   });
 }

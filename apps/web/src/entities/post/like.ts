@@ -1,29 +1,13 @@
 import type { Post, User } from '@perch/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
 import type { LiveEventHandler } from '../../shared/live/liveEventHandlers';
-import { toastToggleQueued } from '../../shared/offlineQueue/messages';
 import { sendOrQueueToggle } from '../../shared/offlineQueue/toggleQueue';
 import { useRequiredSession } from '../session/SessionProvider';
 import { likeRefusedMessage } from './messages';
-import {
-  findCachedPost,
-  insertPostIntoLists,
-  isSource,
-  removePostFromLists,
-  restoreRemovedPosts,
-  updatePostInCaches,
-  type RemovedFrom,
-} from './postCache';
+import { findCachedPost, isSource, removePostFromLists, updatePostInCaches } from './postCache';
 import { postKeys } from './postKeys';
 import { likePost, type LikeAction } from './posts.api';
-import {
-  postToggleMutationKey,
-  postTogglePending,
-  postToggleScope,
-  resyncAfterConflict,
-  type OptimisticToggle,
-} from './postToggles';
+import { postTogglePending } from './postToggles';
+import { usePostToggle } from './usePostToggle';
 
 type Viewer = Pick<User, '_id' | 'username'>;
 
@@ -58,53 +42,19 @@ export function withLike(post: Post, action: LikeAction, viewer: Viewer): Post {
  */
 export function useToggleLike(postId: string) {
   const { token, user } = useRequiredSession();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: postToggleMutationKey('like'),
-    scope: postToggleScope('like', postId),
-    // Run even offline: a like the server cannot get waits on this device (the offline queue).
-    networkMode: 'always',
-    mutationFn: (action: LikeAction) =>
+  return usePostToggle<LikeAction>({
+    kind: 'like',
+    postId,
+    // A like the server cannot get waits on this device (the offline queue).
+    send: (action) =>
       sendOrQueueToggle(
         { kind: 'like', action, memberId: user._id, targetId: postId, token },
         (toggle, sessionToken) => likePost(toggle.targetId, toggle.action, sessionToken),
       ),
-    onMutate: (action): OptimisticToggle => {
-      const previous = findCachedPost(queryClient, postId);
-      updatePostInCaches(queryClient, postId, (post) => withLike(post, action, user));
-      const current = findCachedPost(queryClient, postId);
-      let removed: RemovedFrom[] = [];
-      let added = false;
-      if (action === 'like' && current) {
-        insertPostIntoLists(queryClient, current, isSource('liked'));
-        added = true;
-      } else if (action === 'dislike') {
-        removed = removePostFromLists(queryClient, postId, isSource('liked'));
-      }
-      return { previous, removed, added };
-    },
-    onSuccess: (answer) => {
-      if (answer === null) {
-        toastToggleQueued();
-        return;
-      }
-      const { post } = answer;
-      updatePostInCaches(queryClient, postId, (cached) => ({
-        ...cached,
-        likes: post.likes,
-        likedByViewer: post.likedByViewer,
-      }));
-    },
-    onError: (error, action, context) => {
-      if (context?.previous) {
-        const { likes, likedByViewer } = context.previous;
-        updatePostInCaches(queryClient, postId, (post) => ({ ...post, likes, likedByViewer }));
-      }
-      if (context?.added) removePostFromLists(queryClient, postId, isSource('liked'));
-      if (context) restoreRemovedPosts(queryClient, context.removed);
-      toast.error(likeRefusedMessage(action, error));
-      resyncAfterConflict(queryClient, error);
-    },
+    apply: (post, action) => withLike(post, action, user),
+    keep: (cached, { likes, likedByViewer }) => ({ ...cached, likes, likedByViewer }),
+    list: { filter: isSource('liked'), adds: (action) => action === 'like' },
+    refused: likeRefusedMessage,
   });
 }
 

@@ -1,9 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { invalidateMember } from '../member/userCache';
-import type { LiveEventHandler, LiveEventHandlersFor } from '../../shared/live/liveEventHandlers';
+import {
+  handleWithEach,
+  type LiveEventHandler,
+  type LiveEventHandlersFor,
+} from '../../shared/live/liveEventHandlers';
 import { onBookmarkEvent } from './bookmark';
 import { onLikeEvent } from './like';
 import { onPinEvent } from './pin';
+import { onRepostEvent } from './repost';
 import {
   findCachedPost,
   removePostFromLists,
@@ -80,6 +85,15 @@ const onPostDeleted: LiveEventHandler<'post.deleted'> = (
   invalidateMember(queryClient, authorId);
 };
 
+/** A followed member's repost brings the post to Home: offered there, as their own posts are. */
+const onRepostForHome: LiveEventHandler<'post.reposted'> = (
+  { payload: { postId, userId } },
+  { queryClient, newPosts, viewer },
+) => {
+  if (!viewer.following?.some((member) => member._id === userId)) return;
+  if (homeLoaded(queryClient) && !listHolds(queryClient, 'home', postId)) newPosts.add(postId);
+};
+
 /** Posts carry their author's name and avatar: fresh on their next load. */
 const onAuthorEdited: LiveEventHandler<'profile.edited'> = (_event, { queryClient }) => {
   void queryClient.invalidateQueries({ queryKey: postKeys.all, refetchType: 'none' });
@@ -95,6 +109,8 @@ export const postLiveHandlers = {
   'post.unliked': onLikeEvent,
   'post.pinned': onPinEvent,
   'post.unpinned': onPinEvent,
+  'post.reposted': handleWithEach(onRepostEvent, onRepostForHome),
+  'post.unreposted': onRepostEvent,
   'bookmark.added': onBookmarkEvent,
   'bookmark.removed': onBookmarkEvent,
   'profile.edited': onAuthorEdited,
@@ -107,6 +123,8 @@ export const postLiveHandlers = {
   | 'post.unliked'
   | 'post.pinned'
   | 'post.unpinned'
+  | 'post.reposted'
+  | 'post.unreposted'
   | 'bookmark.added'
   | 'bookmark.removed'
   | 'profile.edited'

@@ -19,6 +19,7 @@ export const postMessages = {
   notBookmarked: 'Post not bookmarked yet',
   pinned: 'Pinned to your profile.',
   pinFailed: 'Something went wrong!',
+  repostFailed: 'Something went wrong!',
 } as const;
 
 /** A 400 answer to a toggle is a conflict with what the server has. */
@@ -36,6 +37,14 @@ export function likeRefusedMessage(action: LikeAction, error: unknown): string {
  */
 export function pinRefusedMessage(error: unknown): string {
   return isConflict(error) && isApiError(error) ? error.message : postMessages.pinFailed;
+}
+
+/**
+ * The toast for a repost or its undoing the server refused, made now or sent from the offline
+ * queue: its own reason for a conflict ("This Post is already reposted"), else a generic one.
+ */
+export function repostRefusedMessage(error: unknown): string {
+  return isConflict(error) && isApiError(error) ? error.message : postMessages.repostFailed;
 }
 
 /** The toast for a bookmark change the server refused, made now or sent from the offline queue. */

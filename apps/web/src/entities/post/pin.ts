@@ -1,27 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import type { LiveEventHandler } from '../../shared/live/liveEventHandlers';
-import { toastToggleQueued } from '../../shared/offlineQueue/messages';
 import { sendOrQueueToggle } from '../../shared/offlineQueue/toggleQueue';
 import { useRequiredSession } from '../session/SessionProvider';
 import { pinRefusedMessage, postMessages } from './messages';
-import {
-  findCachedPost,
-  insertPostIntoLists,
-  removePostFromLists,
-  restoreRemovedPosts,
-  updatePostInCaches,
-  type RemovedFrom,
-} from './postCache';
+import { updatePostInCaches } from './postCache';
 import { postKeys, type FeedSource } from './postKeys';
 import { pinPost, type PinAction } from './posts.api';
-import {
-  postToggleMutationKey,
-  postTogglePending,
-  postToggleScope,
-  resyncAfterConflict,
-  type OptimisticToggle,
-} from './postToggles';
+import { postTogglePending } from './postToggles';
+import { usePostToggle } from './usePostToggle';
 
 /** The member's own pinned posts, as their profile lists them. */
 const ownPins =
@@ -37,49 +23,20 @@ const ownPins =
  */
 export function useTogglePin(postId: string) {
   const { token, user } = useRequiredSession();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: postToggleMutationKey('pin'),
-    scope: postToggleScope('pin', postId),
-    networkMode: 'always',
-    mutationFn: (action: PinAction) =>
+  return usePostToggle<PinAction>({
+    kind: 'pin',
+    postId,
+    send: (action) =>
       sendOrQueueToggle(
         { kind: 'pin', action, memberId: user._id, targetId: postId, token },
         (toggle, sessionToken) => pinPost(toggle.targetId, toggle.action, sessionToken),
       ),
-    onMutate: (action): OptimisticToggle => {
-      const previous = findCachedPost(queryClient, postId);
-      const pinned = action === 'pin';
-      updatePostInCaches(queryClient, postId, (post) => ({ ...post, pinned }));
-      const current = findCachedPost(queryClient, postId);
-      let removed: RemovedFrom[] = [];
-      let added = false;
-      if (pinned && current) {
-        insertPostIntoLists(queryClient, current, ownPins(user.username), 'top');
-        added = true;
-      } else if (!pinned) {
-        removed = removePostFromLists(queryClient, postId, ownPins(user.username));
-      }
-      return { previous, removed, added };
-    },
-    onSuccess: (answer, action) => {
-      if (answer === null) {
-        toastToggleQueued();
-        return;
-      }
-      const { pinned } = answer.post;
-      updatePostInCaches(queryClient, postId, (cached) => ({ ...cached, pinned }));
+    apply: (post, action) => ({ ...post, pinned: action === 'pin' }),
+    keep: (cached, { pinned }) => ({ ...cached, pinned }),
+    list: { filter: ownPins(user.username), adds: (action) => action === 'pin', order: 'top' },
+    refused: (_action, error) => pinRefusedMessage(error),
+    sent: (action) => {
       if (action === 'pin') toast.success(postMessages.pinned);
-    },
-    onError: (error, _action, context) => {
-      if (context?.previous) {
-        const { pinned } = context.previous;
-        updatePostInCaches(queryClient, postId, (post) => ({ ...post, pinned }));
-      }
-      if (context?.added) removePostFromLists(queryClient, postId, ownPins(user.username));
-      if (context) restoreRemovedPosts(queryClient, context.removed);
-      toast.error(pinRefusedMessage(error));
-      resyncAfterConflict(queryClient, error);
     },
   });
 }

@@ -4,8 +4,11 @@ import { isApiError } from '../../shared/lib/api';
 import type { RemovedFrom } from './postCache';
 import { postKeys } from './postKeys';
 
-/** A like, bookmark or pin toggle of a post, which this tab puts in place before the server answers. */
-export type PostToggleKind = 'like' | 'bookmark' | 'pin';
+/**
+ * A like, bookmark, pin or repost toggle of a post, which this tab puts in place before the
+ * server answers.
+ */
+export type PostToggleKind = 'like' | 'bookmark' | 'pin' | 'repost';
 
 export const postToggleMutationKey = (kind: PostToggleKind) => ['posts', kind] as const;
 

@@ -158,6 +158,20 @@ export function pinPost(
   });
 }
 
+export type RepostAction = 'repost' | 'unrepost';
+
+export function repostPost(
+  postId: string,
+  action: RepostAction,
+  token: string,
+): Promise<PostMutationResponse> {
+  return apiRequest(`/api/posts/${action}/${encodeURIComponent(postId)}`, {
+    method: 'POST',
+    token,
+    schema: (s) => s.postMutationResponseSchema,
+  });
+}
+
 export type BookmarkAction = 'add' | 'remove';
 
 export function bookmarkPost(

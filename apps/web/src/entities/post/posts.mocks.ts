@@ -45,8 +45,10 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     pinned: false,
     likes: { likeCount: 0, likedBy: [], dislikedBy: [] },
     commentCount: 0,
+    repostCount: 0,
     likedByViewer: false,
     bookmarkedByViewer: false,
+    repostedByViewer: false,
     ...overrides,
   };
 }

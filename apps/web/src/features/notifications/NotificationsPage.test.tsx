@@ -81,6 +81,27 @@ describe('notifications page', () => {
     expect(entries()[2]?.querySelectorAll('img.avatar')).toHaveLength(3);
   });
 
+  it('says who reposted the post, with the repost icon, and opens the post', async () => {
+    signInAsMe();
+    mockNotifications({
+      pages: [
+        [
+          makeGroup({ kind: 'repost', actors: [adaOkafor, boLi, cyZhang], actorCount: 3 }),
+          makeGroup({ kind: 'repost', actors: [boLi] }),
+        ],
+      ],
+    });
+    renderApp('/notifications');
+
+    expect(await entryTexts()).toEqual([
+      'Ada Okafor and 2 others reposted your post',
+      'Bo Li reposted your post',
+    ]);
+    expect(entryLink(0)).toHaveAttribute('href', '/post/p-1');
+    const kind = entries()[0]?.querySelector('.notification__kind--repost');
+    expect(kind?.querySelector('svg[aria-hidden="true"]')).not.toBeNull();
+  });
+
   it('sets unread entries apart, then marks everything read and clears the badge', async () => {
     signInAsMe();
     const { received } = mockNotifications({

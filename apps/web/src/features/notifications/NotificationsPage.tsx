@@ -7,7 +7,7 @@ import { ListEnd } from '../../shared/components/ListEnd';
 import { AlertIcon, HeartIcon, UserIcon } from '../../shared/components/icons';
 import { PageHeader } from '../../shared/components/PageHeader';
 import { formatPostDate } from '../../shared/lib/formatPostDate';
-import { CommentIcon, RefreshIcon } from '../../shared/components/postIcons';
+import { CommentIcon, RefreshIcon, RepostIcon } from '../../shared/components/postIcons';
 import { actorsPhrase, notificationPath, notificationVerb } from './notificationText';
 import {
   useMarkNotificationsRead,
@@ -43,6 +43,8 @@ function KindIcon({ kind }: { kind: NotificationGroup['kind'] }) {
       return <UserIcon size={18} />;
     case 'mention':
       return <AtIcon size={18} />;
+    case 'repost':
+      return <RepostIcon size={18} />;
   }
 }
 

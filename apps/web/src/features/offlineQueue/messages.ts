@@ -2,11 +2,15 @@ import {
   bookmarkRefusedMessage,
   likeRefusedMessage,
   pinRefusedMessage,
+  repostRefusedMessage,
 } from '../../entities/post/messages';
 import { usersMessages } from '../../entities/member/messages';
 import type { ToggleChange } from '../../shared/offlineQueue/queueStore';
 
-/** The spec's toast for a like, bookmark, pin or follow the server refused when sent from the queue. */
+/**
+ * The spec's toast for a like, bookmark, pin, repost or follow the server refused when sent from
+ * the queue.
+ */
 export function toggleRefusedMessage(change: ToggleChange, error: unknown): string {
   switch (change.kind) {
     case 'like':
@@ -15,6 +19,8 @@ export function toggleRefusedMessage(change: ToggleChange, error: unknown): stri
       return bookmarkRefusedMessage(change.action, error);
     case 'pin':
       return pinRefusedMessage(error);
+    case 'repost':
+      return repostRefusedMessage(error);
     case 'follow':
       return usersMessages.followFailure;
   }

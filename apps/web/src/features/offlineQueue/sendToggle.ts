@@ -1,4 +1,4 @@
-import { bookmarkPost, likePost, pinPost } from '../../entities/post/posts.api';
+import { bookmarkPost, likePost, pinPost, repostPost } from '../../entities/post/posts.api';
 import { followUser, unfollowUser } from '../../entities/member/users.api';
 import type { Toggle, ToggleAnswer, ToggleAnswers } from '../../shared/offlineQueue/toggleQueue';
 
@@ -14,9 +14,11 @@ export function sendToggle<T extends Toggle>(
         ? bookmarkPost(toggle.targetId, toggle.action, token)
         : toggle.kind === 'pin'
           ? pinPost(toggle.targetId, toggle.action, token)
-          : toggle.action === 'follow'
-            ? followUser(toggle.targetId, token)
-            : unfollowUser(toggle.targetId, token);
+          : toggle.kind === 'repost'
+            ? repostPost(toggle.targetId, toggle.action, token)
+            : toggle.action === 'follow'
+              ? followUser(toggle.targetId, token)
+              : unfollowUser(toggle.targetId, token);
   // The branch taken is the one of T's kind.
   return sent as Promise<ToggleAnswers[T['kind']]>;
 }

@@ -22,6 +22,7 @@ import { useToggleLike } from '../../entities/post/like';
 import { useTogglePin } from '../../entities/post/pin';
 import { useDeletePost } from '../../entities/post/posts.queries';
 import { PostContent } from './PostContent';
+import { RepostButton, RepostedByLine } from './RepostButton';
 import './posts.css';
 
 export interface PostCardProps {
@@ -125,7 +126,7 @@ interface CardActionsProps {
   commentsId: string;
 }
 
-/** Like, Comments and Bookmark, with their counts. */
+/** Like, Repost, Comments and Bookmark, with their counts. */
 function CardActions({
   post,
   liked,
@@ -158,6 +159,7 @@ function CardActions({
           <span className="visually-hidden">{post.likes.likeCount === 1 ? ' like' : ' likes'}</span>
         </span>
       </button>
+      <RepostButton post={post} />
       <button
         type="button"
         className={['post-action', 'post-action--comments', commentsOpen && 'post-action--open']
@@ -208,6 +210,7 @@ function CardBody({
   const [editing, setEditing] = useState(false);
   const nameId = useId();
   const pinnedId = useId();
+  const repostedId = useId();
   const commentsId = useId();
 
   const { author } = post;
@@ -220,7 +223,9 @@ function CardBody({
       className="post-card"
       data-testid="post-card"
       data-post-id={post._id}
-      aria-labelledby={showPinned ? `${pinnedId} ${nameId}` : nameId}
+      aria-labelledby={[showPinned && pinnedId, post.repostedBy && repostedId, nameId]
+        .filter(Boolean)
+        .join(' ')}
       aria-posinset={position?.index}
       aria-setsize={position?.total}
     >
@@ -230,6 +235,7 @@ function CardBody({
           Pinned
         </p>
       )}
+      {post.repostedBy && <RepostedByLine reposter={post.repostedBy} id={repostedId} />}
       <CardHeader
         post={post}
         nameId={nameId}

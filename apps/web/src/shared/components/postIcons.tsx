@@ -46,6 +46,14 @@ export function PinIcon(props: IconProps) {
   );
 }
 
+export function RepostIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="m17 2.5 3 3-3 3M4 11.5v-2a4 4 0 0 1 4-4h12M7 21.5l-3-3 3-3M20 12.5v2a4 4 0 0 1-4 4H4" />
+    </Icon>
+  );
+}
+
 export function EditIcon(props: IconProps) {
   return (
     <Icon {...props}>

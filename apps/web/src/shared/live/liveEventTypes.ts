@@ -16,6 +16,16 @@ export function liveEventSchemasOf({ domainEventSchemas: events }: Schemas) {
     'post.unliked': events['post.unliked'],
     'post.pinned': events['post.pinned'],
     'post.unpinned': events['post.unpinned'],
+    'post.reposted': events['post.reposted'].pick({
+      postId: true,
+      userId: true,
+      repostCount: true,
+    }),
+    'post.unreposted': events['post.unreposted'].pick({
+      postId: true,
+      userId: true,
+      repostCount: true,
+    }),
     'comment.added': events['comment.added'],
     'comment.edited': events['comment.edited'].pick({ postId: true, commentId: true }),
     'comment.voted': events['comment.voted'].pick({

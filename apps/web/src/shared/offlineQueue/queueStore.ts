@@ -25,6 +25,7 @@ export type ToggleChange =
   | { kind: 'like'; action: 'like' | 'dislike' }
   | { kind: 'bookmark'; action: 'add' | 'remove' }
   | { kind: 'pin'; action: 'pin' | 'unpin' }
+  | { kind: 'repost'; action: 'repost' | 'unrepost' }
   | { kind: 'follow'; action: 'follow' | 'unfollow' };
 
 export type ToggleKind = ToggleChange['kind'];

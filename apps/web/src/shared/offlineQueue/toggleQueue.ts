@@ -23,6 +23,7 @@ export interface ToggleAnswers {
   like: PostMutationResponse;
   bookmark: BookmarkMutationResponse;
   pin: PostMutationResponse;
+  repost: PostMutationResponse;
   follow: FollowResponse;
 }
 
