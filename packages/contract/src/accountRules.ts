@@ -29,6 +29,7 @@ export const EXPORT_FILES = [
   'likes.json',
   'bookmarks.json',
   'pins.json',
+  'poll-votes.json',
   'follows.json',
   'notifications.json',
 ] as const;

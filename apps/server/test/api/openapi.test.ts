@@ -71,6 +71,8 @@ CALLS.push(
   'GET /api/posts/user/{username}/pinned',
   'POST /api/posts/pin/{postId}',
   'POST /api/posts/unpin/{postId}',
+  'GET /api/polls/{pollId}',
+  'POST /api/polls/{pollId}/votes',
   'GET /api/notifications',
   'GET /api/notifications/unread',
   'POST /api/notifications/read',

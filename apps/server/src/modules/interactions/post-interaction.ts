@@ -72,6 +72,6 @@ export function changePostInteraction(
       count += added ? 1 : -1;
     }
     events.record(interaction.events.of({ subject: post, memberId: viewer.id, added, count }));
-    return posts.asPost(interaction.changed(post, added, count), viewer);
+    return posts.asPost(interaction.changed(post, added, count), viewer, trx);
   });
 }

@@ -26,6 +26,7 @@ const record: PostRecord = {
     imageWidth: 1200,
     imageHeight: 630,
   }),
+  poll: null,
   like_count: 7,
   comment_count: 3,
   created_at: Date.UTC(2026, 10, 1, 12),
@@ -66,6 +67,17 @@ const records: Record<string, PostRecord> = {
     updated_at: record.created_at,
     pinned: false,
   },
+  'with a poll, its counts kept beside the JSON': {
+    ...record,
+    poll: JSON.stringify({
+      id: 'poll-1',
+      expiresAt: Date.UTC(2030, 0, 1),
+      multiple: true,
+      options: ['oui', 'non ü'],
+      votes: [3, 5],
+      voters: 6,
+    }),
+  },
 };
 
 describe('a compact card', () => {
@@ -88,10 +100,12 @@ describe('a compact card', () => {
       });
       for (const reader of readers) {
         for (const [liked, bookmarked] of flags) {
-          const expected = presentPost(view, liked, bookmarked, reader);
-          const post = presentPost(expanded, liked, bookmarked, reader);
-          expect(String(answerJson(post))).toBe(String(answerJson(expected)));
-          expect(post).toEqual(expected);
+          for (const ownVotes of [null, [1]]) {
+            const expected = presentPost(view, liked, bookmarked, reader, ownVotes);
+            const post = presentPost(expanded, liked, bookmarked, reader, ownVotes);
+            expect(String(answerJson(post))).toBe(String(answerJson(expected)));
+            expect(post).toEqual(expected);
+          }
         }
       }
     });

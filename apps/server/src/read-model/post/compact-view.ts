@@ -1,5 +1,6 @@
 import type { Post } from '@perch/contract';
 import type { PostView } from './view';
+import type { PollData } from './poll-view';
 
 /**
  * A card folded to its JSON and the few fields a list reads, for the cards that no longer fit
@@ -20,6 +21,8 @@ export interface CompactView {
   commentCount: number;
   /** How often it was read since it was compact (see PostViewCache). */
   reads: number;
+  /** The post's poll: its JSON holds it as one reader saw it, without every count. */
+  poll: PollData | null;
 }
 
 export function compactView(view: PostView): CompactView {
@@ -31,6 +34,7 @@ export function compactView(view: PostView): CompactView {
     likeCount: view.row.like_count,
     commentCount: view.row.comment_count,
     reads: 0,
+    poll: view.poll,
   };
 }
 
@@ -69,5 +73,6 @@ export function expandView(id: string, compact: CompactView): PostView {
     },
     json,
     viewerPartAt: compact.viewerPartAt,
+    poll: compact.poll,
   };
 }

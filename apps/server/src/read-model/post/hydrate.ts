@@ -7,6 +7,8 @@ export interface ListedPost {
   view: PostView;
   liked: unknown;
   bookmarked: unknown;
+  /** The options the reader chose in the post's poll; null when they did not vote. */
+  ownVotes: readonly number[] | null;
 }
 
 /** A page of posts read by a query, and whether more follow it. */
@@ -21,7 +23,12 @@ function flagged(
 ): ListedPost[] {
   return views.map((view) => {
     const mark = marks.get(view.row.id);
-    return { view, liked: mark?.liked ?? false, bookmarked: mark?.bookmarked ?? false };
+    return {
+      view,
+      liked: mark?.liked ?? false,
+      bookmarked: mark?.bookmarked ?? false,
+      ownVotes: mark?.ownVotes ?? null,
+    };
   });
 }
 

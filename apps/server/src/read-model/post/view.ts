@@ -5,10 +5,15 @@ import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../platform/db/dialect';
 import { compileJson, joinedObjects, ownCopy, withJson } from '../../lib/serialized';
 import type { PostCardRow, PostRecord } from '../../modules/posts/posts.repository';
+import { decodePoll, presentPoll, type PollData } from './poll-view';
 
 type Reader = { id: string; username: string } | null;
 
-export function toPost(row: PostCardRow, viewer: Reader): Post {
+export function toPost(
+  row: PostCardRow,
+  viewer: Reader,
+  ownVotes: readonly number[] | null = null,
+): Post {
   const author: UserStub = {
     _id: row.user_id,
     id: row.user_id,
@@ -17,7 +22,7 @@ export function toPost(row: PostCardRow, viewer: Reader): Post {
     lastName: row.last_name,
     avatarURL: row.avatar_url,
   };
-  return presentPost(viewOf(row, author), row.liked, row.bookmarked, viewer);
+  return presentPost(viewOf(row, author), row.liked, row.bookmarked, viewer, ownVotes);
 }
 
 /** The fields every reader sees alike, serialized once with the card. */
@@ -27,6 +32,7 @@ const sharedPartSchema = postSchema.omit({
   comments: true,
   likedByViewer: true,
   bookmarkedByViewer: true,
+  poll: true,
 });
 /** The counts and the viewer's states, the part written for each reader who liked or bookmarked it. */
 const viewerPartSchema = postSchema.pick({
@@ -34,6 +40,7 @@ const viewerPartSchema = postSchema.pick({
   commentCount: true,
   likedByViewer: true,
   bookmarkedByViewer: true,
+  poll: true,
 });
 type SharedPart = z.infer<typeof sharedPartSchema>;
 type ViewerPart = z.infer<typeof viewerPartSchema>;
@@ -53,15 +60,18 @@ export interface PostView {
   json: Buffer;
   /** Where the viewer part's fields start: the bytes before are the same for every reader. */
   viewerPartAt: number;
+  /** The post's poll, shown in the viewer part for each reader (see poll-view.ts); null: none. */
+  poll: PollData | null;
 }
 
 /** The viewer part of a reader who neither liked nor bookmarked the post. */
-function unflaggedPart(record: PostRecord): ViewerPart {
+function unflaggedPart(record: PostRecord, poll: PollData | null): ViewerPart {
   return {
     likes: { likeCount: record.like_count, likedBy: [], dislikedBy: [] },
     commentCount: record.comment_count,
     likedByViewer: false,
     bookmarkedByViewer: false,
+    poll: poll === null ? null : presentPoll(poll, record.user_id, null, null),
   };
 }
 
@@ -90,8 +100,10 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
     updatedAt,
     pinned: sqlBoolean(record.pinned),
   };
-  const { json, secondAt } = joinedObjects(sharedJson(shared), viewerJson(unflaggedPart(record)));
-  return { row: record, shared, json, viewerPartAt: secondAt };
+  const poll = decodePoll(record.poll);
+  const viewerPart = viewerJson(unflaggedPart(record, poll));
+  const { json, secondAt } = joinedObjects(sharedJson(shared), viewerPart);
+  return { row: record, shared, json, viewerPartAt: secondAt, poll };
 }
 
 /**
@@ -116,6 +128,7 @@ export function presentPost(
   likedFlag: unknown,
   bookmarkedFlag: unknown,
   viewer: Reader,
+  ownVotes: readonly number[] | null = null,
 ): Post {
   const liked = viewer !== null && sqlBoolean(likedFlag);
   const bookmarked = viewer !== null && sqlBoolean(bookmarkedFlag);
@@ -142,8 +155,13 @@ export function presentPost(
     commentCount: view.row.comment_count,
     likedByViewer: liked,
     bookmarkedByViewer: bookmarked,
+    // Depends on the reader and the time: a post with a poll writes its viewer part each time.
+    poll:
+      view.poll === null
+        ? null
+        : presentPoll(view.poll, shared.userId, viewer?.id ?? null, ownVotes),
   };
-  if (!liked && !bookmarked) return withJson(post, [view.json]);
+  if (!liked && !bookmarked && view.poll === null) return withJson(post, [view.json]);
   // The compiled serializer reads only the viewer part's fields of the post.
   return withJson(post, [view.json.subarray(0, view.viewerPartAt), viewerJson(post).slice(1)]);
 }

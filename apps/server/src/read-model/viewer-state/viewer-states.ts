@@ -3,6 +3,7 @@ import { idListValue, sqlBoolean } from '../../platform/db/dialect';
 import type { Database } from '../../platform/db/schema';
 import { keptPerMember } from '../../lib/kept-until-changed';
 import { bookmarkedPostIds, flagsAmong, likedPostIds } from '../../modules/posts/posts.repository';
+import { ownVotesOf } from '../../modules/polls/polls.repository';
 
 type Db = Kysely<Database>;
 
@@ -10,11 +11,28 @@ type Db = Kysely<Database>;
 export interface ViewerState {
   liked: boolean;
   bookmarked: boolean;
+  /** The options the reader chose in the post's poll; null when they did not vote. */
+  ownVotes: readonly number[] | null;
 }
 
 interface Marks {
   liked: ReadonlySet<string>;
   bookmarked: ReadonlySet<string>;
+  /** Post id → the options chosen in its poll. */
+  votes: ReadonlyMap<string, readonly number[]>;
+}
+
+/** Rows of (post, option chosen) grouped by post, options in order. */
+export function votesByPost(
+  rows: readonly { post_id: string; position: number }[],
+): Map<string, number[]> {
+  const votes = new Map<string, number[]>();
+  for (const row of rows) {
+    const chosen = votes.get(row.post_id);
+    if (chosen) chosen.push(row.position);
+    else votes.set(row.post_id, [row.position]);
+  }
+  return votes;
 }
 
 export interface ViewerStatesDeps {
@@ -25,7 +43,7 @@ export interface ViewerStatesDeps {
   maxPerMember: number;
 }
 
-const NONE: ViewerState = { liked: false, bookmarked: false };
+const NONE: ViewerState = { liked: false, bookmarked: false, ownVotes: null };
 
 /**
  * Which posts each recent reader liked and bookmarked, cached in memory: a page's viewer states then cost no
@@ -36,18 +54,21 @@ export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStates
   const marks = keptPerMember<Marks>({
     maxRecords: maxIds,
     maxPerMember,
-    sizeOf: (entry) => entry.liked.size + entry.bookmarked.size,
+    sizeOf: (entry) => entry.liked.size + entry.bookmarked.size + entry.votes.size,
     read: async (userId, limit) => {
-      const [liked, bookmarked] = await Promise.all([
+      const [liked, bookmarked, voted] = await Promise.all([
         likedPostIds(reads, userId, limit),
         bookmarkedPostIds(reads, userId, limit),
+        ownVotesOf(reads, userId, { limit }),
       ]);
+      const votes = votesByPost(voted);
       const value = {
         liked: new Set(liked.map((row) => row.post_id)),
         bookmarked: new Set(bookmarked.map((row) => row.post_id)),
+        votes,
       };
-      // Either list past the bound: the member is asked per page.
-      return { value, count: Math.max(liked.length, bookmarked.length) };
+      // Any list past the bound: the member is asked per page.
+      return { value, count: Math.max(liked.length, bookmarked.length, votes.size) };
     },
   });
   const { forget } = marks;
@@ -62,12 +83,22 @@ export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStates
         for (const id of ids) {
           const liked = known.liked.has(id);
           const bookmarked = known.bookmarked.has(id);
-          flags.set(id, liked || bookmarked ? { liked, bookmarked } : NONE);
+          const ownVotes = known.votes.get(id) ?? null;
+          flags.set(id, liked || bookmarked || ownVotes ? { liked, bookmarked, ownVotes } : NONE);
         }
         return flags;
       }
-      for (const row of await flagsAmong(reads, userId, idListValue(reads, ids))) {
-        flags.set(row.id, { liked: sqlBoolean(row.liked), bookmarked: sqlBoolean(row.bookmarked) });
+      const [rows, voted] = await Promise.all([
+        flagsAmong(reads, userId, idListValue(reads, ids)),
+        ownVotesOf(reads, userId, { postIds: ids }),
+      ]);
+      const votes = votesByPost(voted);
+      for (const row of rows) {
+        flags.set(row.id, {
+          liked: sqlBoolean(row.liked),
+          bookmarked: sqlBoolean(row.bookmarked),
+          ownVotes: votes.get(row.id) ?? null,
+        });
       }
       return flags;
     },

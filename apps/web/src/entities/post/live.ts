@@ -4,6 +4,7 @@ import type { LiveEventHandler, LiveEventHandlersFor } from '../../shared/live/l
 import { onBookmarkEvent } from './bookmark';
 import { onLikeEvent } from './like';
 import { onPinEvent } from './pin';
+import { pollLiveHandlers } from './poll';
 import {
   findCachedPost,
   removePostFromLists,
@@ -98,6 +99,7 @@ export const postLiveHandlers = {
   'bookmark.added': onBookmarkEvent,
   'bookmark.removed': onBookmarkEvent,
   'profile.edited': onAuthorEdited,
+  ...pollLiveHandlers,
 } satisfies LiveEventHandlersFor<
   | 'post.created'
   | 'post.edited'
@@ -110,4 +112,7 @@ export const postLiveHandlers = {
   | 'bookmark.added'
   | 'bookmark.removed'
   | 'profile.edited'
+  | 'poll.voted'
+  | 'poll.vote.cast'
+  | 'poll.ended'
 >;

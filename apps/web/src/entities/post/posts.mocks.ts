@@ -47,6 +47,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     commentCount: 0,
     likedByViewer: false,
     bookmarkedByViewer: false,
+    poll: null,
     ...overrides,
   };
 }
