@@ -30,6 +30,7 @@ export const EXPORT_FILES = [
   'bookmarks.json',
   'pins.json',
   'reposts.json',
+  'poll-votes.json',
   'follows.json',
   'notifications.json',
 ] as const;

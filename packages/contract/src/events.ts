@@ -84,6 +84,22 @@ export const domainEventSchemas = {
     authorId: id,
     userIds: z.array(id),
   }),
+  /**
+   * A member voted in the post's poll: its counts as they are now (the voter is not named: votes
+   * are private, see 'poll.vote.cast').
+   */
+  'poll.voted': z.object({
+    pollId: id,
+    postId: id,
+    authorId: id,
+    votesCount: z.number(),
+    votersCount: z.number(),
+    optionVotes: z.array(z.number()),
+  }),
+  /** The member's own vote (owner-only): the positions they chose. */
+  'poll.vote.cast': z.object({ userId: id, pollId: id, postId: id, choices: z.array(z.number()) }),
+  /** The poll's time ran out; its author and voters are notified once. */
+  'poll.ended': z.object({ pollId: id, postId: id, authorId: id }),
   'bookmark.added': z.object({ userId: id, postId: id }),
   'bookmark.removed': z.object({ userId: id, postId: id }),
   /** previousAvatarURL: the picture the edit replaced or removed, if any. */
@@ -137,6 +153,7 @@ export function audienceOf(event: DomainEvent): EventAudience {
       return { kind: 'followers', authorId: event.payload.authorId };
     case 'bookmark.added':
     case 'bookmark.removed':
+    case 'poll.vote.cast':
     case 'notifications.changed':
     case 'sessions.revoked':
     case 'member.blocked':
@@ -160,6 +177,8 @@ export function membersInvolved(event: DomainEvent): readonly string[] {
     case 'post.created':
     case 'post.edited':
     case 'post.card.attached':
+    case 'poll.voted':
+    case 'poll.ended':
       return [event.payload.authorId];
     case 'post.liked':
     case 'post.unliked':
@@ -183,6 +202,7 @@ export function membersInvolved(event: DomainEvent): readonly string[] {
     case 'member.deleted':
     case 'bookmark.added':
     case 'bookmark.removed':
+    case 'poll.vote.cast':
     case 'notifications.changed':
     case 'sessions.revoked':
     case 'member.blocked':

@@ -7,6 +7,8 @@ export * from './health';
 export * from './media';
 export * from './pagination';
 export * from './posts';
+export * from './polls';
+export * from './pollRules';
 export * from './previewCard';
 export * from './text';
 export * from './users';

@@ -4,6 +4,8 @@ import { commentSchema } from './comment';
 import { entitySchema } from './entities';
 import { nextCursorSchema } from './pagination';
 import { previewCardSchema } from './previewCard';
+import { pollInputSchema, pollSchema } from './polls';
+import { PollMessages } from './pollRules';
 import { recordIdFields, userRefSchema, userStubSchema } from './records';
 import {
   CONTENT_WARNING_MAX,
@@ -59,11 +61,16 @@ export const postInputSchema = z.object({
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
+/** A new post may carry a poll (fixed once posted: edits ignore it), but not with an image. */
+export const postCreateInputSchema = postInputSchema.extend({ poll: pollInputSchema.optional() });
+export type PostCreateInput = z.infer<typeof postCreateInputSchema>;
+
 export const postBodySchema = z.object({
-  postData: postInputSchema.refine(
-    (post) => (post.content ?? '').trim() !== '' || Boolean(post.mediaURL),
-    { message: POST_EMPTY },
-  ),
+  postData: postCreateInputSchema
+    .refine((post) => (post.content ?? '').trim() !== '' || Boolean(post.mediaURL), {
+      message: POST_EMPTY,
+    })
+    .refine((post) => !(post.poll && post.mediaURL), { message: PollMessages.pollWithImage }),
 });
 export type PostBody = z.input<typeof postBodySchema>;
 
@@ -125,6 +132,8 @@ export const postSchema = z.object({
   likedByViewer: z.boolean(),
   bookmarkedByViewer: z.boolean(),
   repostedByViewer: z.boolean(),
+  /** The post's poll as the viewer sees it (see pollSchema); null when it has none. */
+  poll: pollSchema.nullable(),
 });
 export type Post = z.infer<typeof postSchema>;
 

@@ -36,6 +36,7 @@ import { feedsRoutes } from '../modules/feeds/feeds.routes';
 import { notificationsRoutes } from '../modules/notifications/notifications.routes';
 import { pagesRoutes } from '../modules/pages/pages.routes';
 import { postsRoutes } from '../modules/posts/posts.routes';
+import { pollsRoutes } from '../modules/polls/polls.routes';
 import { sessionsRoutes } from '../modules/sessions/sessions.routes';
 import { safetyRoutes } from '../modules/safety/safety.routes';
 import { usersRoutes } from '../modules/users/users.routes';
@@ -147,6 +148,7 @@ function apiRoutes(config: AppConfig, validateResponses: boolean): FastifyPlugin
     await module('users', usersRoutes, { prefix: '/users' });
     await module('bookmarks', bookmarksRoutes, { prefix: '/users' });
     await module('posts', postsRoutes, { prefix: '/posts' });
+    await module('polls', pollsRoutes, { prefix: '/polls' });
     await module('comments', commentsRoutes, { prefix: '/comments' });
     await module('notifications', notificationsRoutes, { prefix: '/notifications' });
     await module('discovery', discoveryRoutes, {});

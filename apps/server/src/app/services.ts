@@ -31,6 +31,8 @@ import type { MediaStore } from '../modules/media/media.store';
 import { createNotificationsService } from '../modules/notifications/notifications.service';
 import { createPagesService } from '../modules/pages/pages.service';
 import { createPostsService } from '../modules/posts/posts.service';
+import { attachPoll } from '../modules/polls/attach';
+import { createPollsService } from '../modules/polls/polls.service';
 import { createPreviewCardsService } from '../modules/preview-cards/preview-cards.service';
 import { createGuardedFetch } from '../platform/infra/guarded-fetch';
 import { createHiddenMembers } from '../modules/safety/hidden-members';
@@ -120,7 +122,9 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     hidden,
     idempotency,
     presenter: views.postViews,
+    polls: { attach: attachPoll },
   });
+  const polls = createPollsService({ db, reads, transact, posts });
   const comments = createCommentsService({
     db,
     transact,
@@ -148,7 +152,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
   const sessions = createSessionsService({ db, transact, tokenTtlSeconds: config.tokenTtlSeconds });
   const { passwordHashCost } = config;
   const auth = createAuthService({ users, sessions, passwordHashCost, signToken });
-  const notifications = createNotificationsService({ db, transact, hidden });
+  const notifications = createNotificationsService({ db, transact, hidden, polls });
   const safety = createSafetyService({ reads, transact, users, notifications });
   const account = createAccountService({
     transact,
@@ -169,6 +173,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     sessions,
     users,
     posts,
+    polls,
     interactions,
     timelines,
     comments,
@@ -265,13 +270,14 @@ function createEventFlow(deps: ServicesDeps, views: ReadModel, modules: Modules)
 
 /** The scheduled work: each job runs in one process at a time across all of them. */
 function createJobs({ db, config }: ServicesDeps, modules: Modules) {
-  const { sessions, idempotency, media, timelines, discovery } = modules;
+  const { sessions, idempotency, media, timelines, discovery, polls } = modules;
   return {
     pruneSessions: () => sessions.pruneExpired(),
     pruneIdempotencyKeys: () => idempotency.prune(),
     pruneOutbox: () =>
       db.transaction().execute((trx) => deleteEventsBefore(trx, Date.now() - OUTBOX_RETENTION_MS)),
     sweepMedia: () => media.sweep(),
+    closePolls: () => polls.closeEnded(),
     trimTimelines: () => timelines.trimAll(),
     tidySearchIndex: () => discovery.tidySearchIndex(),
     dropIdleTimelines: () =>
@@ -292,6 +298,8 @@ function scheduleJobs(
   scheduler.every('search-tidy', 10 * MINUTE, jobs.tidySearchIndex, {
     firstDelayMs: 3 * MINUTE,
   });
+  // Often: a poll's end is told within this time.
+  scheduler.every('polls-close', 15_000, jobs.closePolls, { firstDelayMs: 5_000 });
   scheduler.every('timelines-trim', 10 * MINUTE, jobs.trimTimelines, { firstDelayMs: MINUTE });
   scheduler.every('timelines-drop-idle', HOUR, jobs.dropIdleTimelines, {
     firstDelayMs: 2 * MINUTE,

@@ -14,7 +14,7 @@ export interface ReadModelViews {
     /** Every post view and every list found by text (an account and all it touched went). */
     forgetAll: () => void;
   };
-  /** What each member did to posts (liked, bookmarked, reposted). */
+  /** What each member did to posts (liked, bookmarked, reposted, voted in their polls). */
   viewerStates: {
     forget: (userId: string) => void;
   };
@@ -74,6 +74,15 @@ export const invalidation: Invalidation = {
   'post.unpinned': (payload, views) => {
     views.posts.forget(payload.postId);
   },
+  // A poll's counts show on its post's view; the voter's choices are their viewer state.
+  'poll.voted': (payload, views) => {
+    views.posts.forget(payload.postId);
+  },
+  'poll.vote.cast': (payload, views) => {
+    views.viewerStates.forget(payload.userId);
+  },
+  // Whether it ended is decided as the post is shown; its view changes only with its counts.
+  'poll.ended': nothing,
   'bookmark.added': (payload, views) => {
     views.viewerStates.forget(payload.userId);
   },

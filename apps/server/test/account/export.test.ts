@@ -131,6 +131,7 @@ describe('GET /api/users/me/export', () => {
       contentWarning: null,
       sensitive: false,
       card: null,
+      poll: null,
       likeCount: 1,
       commentCount: 2,
       createdAt: p1.createdAt,

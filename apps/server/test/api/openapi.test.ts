@@ -73,6 +73,8 @@ CALLS.push(
   'POST /api/posts/unpin/{postId}',
   'POST /api/posts/repost/{postId}',
   'POST /api/posts/unrepost/{postId}',
+  'GET /api/polls/{pollId}',
+  'POST /api/polls/{pollId}/votes',
   'GET /api/notifications',
   'GET /api/notifications/unread',
   'POST /api/notifications/read',

@@ -105,10 +105,10 @@ describe.skipIf(testDatabaseKind() !== 'postgres')(
         type: 'post.liked',
         payload: { postId, postAuthorId: author, userId: liker, likeCount: 1 },
       });
-      const consumer = createNotificationsConsumer({
-        keepsFrom: () => Promise.resolve(false),
-        hiddenWithin: () => Promise.resolve([]),
-      });
+      const consumer = createNotificationsConsumer(
+        { keepsFrom: () => Promise.resolve(false), hiddenWithin: () => Promise.resolve([]) },
+        { votersOf: () => Promise.resolve([]) },
+      );
 
       const { done, log, position, newest } = await runWhileDeleting(consumer, postId);
       expect(log.error).not.toHaveBeenCalled();

@@ -3,6 +3,7 @@ import type { PreviewCard } from '@perch/contract';
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../../platform/db/schema';
 import { toIso } from '../../lib/time';
+import { decodePoll, type PollData } from '../../read-model/post/poll-view';
 import * as repo from './export.repository';
 
 type Db = Kysely<Database>;
@@ -113,11 +114,56 @@ function postsFile(reads: Db, id: string, size: number): Readable {
     sensitive: post.sensitive === 1,
     // The page the post linked to and what it said of itself; its image stays on this server.
     card: post.preview_card === null ? null : (JSON.parse(post.preview_card) as PreviewCard),
+    poll: exportedPoll(decodePoll(post.poll)),
     likeCount: post.like_count,
     commentCount: post.comment_count,
     createdAt: toIso(post.created_at),
     updatedAt: toIso(post.updated_at),
   }));
+}
+
+/** A post's poll with every count, as its author sees it. */
+function exportedPoll(poll: PollData | null) {
+  if (poll === null) return null;
+  return {
+    id: poll.id,
+    multiple: poll.multiple,
+    expiresAt: toIso(poll.expiresAt),
+    votersCount: poll.voters,
+    options: poll.options.map((title, position) => ({
+      title,
+      votesCount: poll.votes[position] ?? 0,
+    })),
+  };
+}
+
+/** The polls the member voted in, with the options they chose (positions from 0). */
+function pollVotesFile(reads: Db, id: string, size: number): Readable {
+  async function* votes(): AsyncGenerator<
+    { pollId: string; postId: string; votedAt: string; choices: number[] }[]
+  > {
+    for await (const rows of pages<RowOf<typeof repo.pollVotesPage>>(
+      (last) => repo.pollVotesPage(reads, id, last?.poll_id ?? null, size),
+      size,
+    )) {
+      const choices = new Map<string, number[]>();
+      const chosen = await repo.pollChoicesAmong(
+        reads,
+        id,
+        rows.map((row) => row.poll_id),
+      );
+      for (const row of chosen) {
+        choices.set(row.poll_id, [...(choices.get(row.poll_id) ?? []), row.position]);
+      }
+      yield rows.map((row) => ({
+        pollId: row.poll_id,
+        postId: row.post_id,
+        votedAt: toIso(row.voted_at),
+        choices: choices.get(row.poll_id) ?? [],
+      }));
+    }
+  }
+  return arrayFile(votes(), (vote) => vote);
 }
 
 function commentsFile(reads: Db, id: string, size: number): Readable {
@@ -241,6 +287,7 @@ export function exportFiles(reads: Db, row: UserRow, now: Date, pageSize: number
     ['bookmarks.json', () => bookmarksFile(reads, id, pageSize)],
     ['pins.json', () => pinsFile(reads, id)],
     ['reposts.json', () => repostsFile(reads, id, pageSize)],
+    ['poll-votes.json', () => pollVotesFile(reads, id, pageSize)],
     ['follows.json', () => followsFile(reads, id, pageSize)],
     ['notifications.json', () => notificationsFile(reads, id, pageSize)],
   ];

@@ -23,6 +23,7 @@ export function postsPage(db: Db, userId: string, after: TimeKey, limit: number)
       'content_warning',
       'sensitive',
       'preview_card',
+      'poll',
       'like_count',
       'comment_count',
       'created_at',
@@ -75,6 +76,32 @@ export function repostsPage(db: Db, userId: string, afterId: string | null, limi
     .where('user_id', '=', userId);
   if (afterId !== null) query = query.where('id', '>', afterId);
   return query.orderBy('id').limit(limit).execute();
+}
+
+/**
+ * The member's poll votes in poll id order (poll_voters_user_idx; ids grow with time), each with
+ * the options chosen, joined by commas.
+ */
+export function pollVotesPage(db: Db, userId: string, afterPollId: string | null, limit: number) {
+  let query = db
+    .selectFrom('poll_voters as pv')
+    .innerJoin('polls as p', 'p.id', 'pv.poll_id')
+    .select(['pv.poll_id', 'p.post_id', 'pv.voted_at'])
+    .where('pv.user_id', '=', userId);
+  if (afterPollId !== null) query = query.where('pv.poll_id', '>', afterPollId);
+  return query.orderBy('pv.poll_id').limit(limit).execute();
+}
+
+/** The options the member chose in `pollIds`. */
+export function pollChoicesAmong(db: Db, userId: string, pollIds: readonly string[]) {
+  return db
+    .selectFrom('poll_votes')
+    .select(['poll_id', 'position'])
+    .where('user_id', '=', userId)
+    .where('poll_id', 'in', [...pollIds])
+    .orderBy('poll_id')
+    .orderBy('position')
+    .execute();
 }
 
 /** The member's pinned posts (a handful), oldest pin first. */

@@ -75,6 +75,6 @@ export function changePostInteraction(
     events.record(
       interaction.events.of({ subject: post, memberId: viewer.id, added, count, rowId }),
     );
-    return posts.asPost(interaction.changed(post, added, count), viewer);
+    return posts.asPost(interaction.changed(post, added, count), viewer, trx);
   });
 }

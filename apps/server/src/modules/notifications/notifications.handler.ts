@@ -8,6 +8,10 @@ import * as repo from './notifications.repository';
 
 type Db = Kysely<Database>;
 type Safety = Pick<HiddenMembers, 'keepsFrom' | 'hiddenWithin'>;
+/** Who voted in a poll (the polls module's). */
+interface PollVoters {
+  votersOf: (trx: Db, pollId: string) => Promise<string[]>;
+}
 
 /** Notifications with the same key show as one group: the likes of a post, all new followers. */
 export function groupKeyOf(kind: NotificationKind, subjectId: string | null): string {
@@ -128,6 +132,40 @@ async function apply(trx: Db, event: PublishedEvent, safety: Safety): Promise<Ch
 }
 
 type MentionEvent = Extract<PublishedEvent, { type: 'members.mentioned' }>;
+type PollEndedEvent = Extract<PublishedEvent, { type: 'poll.ended' }>;
+
+/**
+ * Tells a poll's author and each of its voters that it ended, once (the closing job records the
+ * event once): the poll's author is the notice's actor, so a voter who blocks or mutes them, or
+ * is blocked by them, is not told. Answers who was told.
+ */
+async function applyPollEnded(
+  trx: Db,
+  event: PollEndedEvent,
+  safety: Safety,
+  polls: PollVoters,
+): Promise<string[]> {
+  const { pollId, postId, authorId } = event.payload;
+  if ((await repo.postAuthorOf(trx, postId)) === null) return [];
+  const groupKey = groupKeyOf('poll', postId);
+  const told: string[] = [];
+  for (const recipientId of [authorId, ...(await polls.votersOf(trx, pollId))]) {
+    if (told.includes(recipientId)) continue;
+    if (await safety.keepsFrom(trx, authorId, recipientId)) continue;
+    await repo.insertNotification(trx, {
+      id: newId(event.createdAt),
+      recipient_id: recipientId,
+      kind: 'poll',
+      actor_id: authorId,
+      post_id: postId,
+      comment_id: null,
+      group_key: groupKey,
+      created_at: event.createdAt,
+    });
+    told.push(recipientId);
+  }
+  return told;
+}
 
 /**
  * Tells each member named in a post or comment, once per post or comment: not its author, not a
@@ -193,6 +231,8 @@ function rowsNamedBy(event: PublishedEvent): {
         posts: [],
         comments: [],
       };
+    case 'poll.ended':
+      return { users: [event.payload.authorId], posts: [event.payload.postId], comments: [] };
     case 'members.mentioned': {
       const { authorId, userIds, postId, commentId } = event.payload;
       return {
@@ -232,7 +272,10 @@ async function holdRowsFirst(trx: Db, events: readonly PublishedEvent[]): Promis
  * Writes notifications from events, exactly once, and tells each recipient their unread count.
  * Nothing is made across a block or from a muted member (see modules/safety).
  */
-export const createNotificationsConsumer = (safety: Safety): DurableConsumer => ({
+export const createNotificationsConsumer = (
+  safety: Safety,
+  polls: PollVoters,
+): DurableConsumer => ({
   name: 'notifications',
   types: new Set([
     'post.liked',
@@ -245,6 +288,7 @@ export const createNotificationsConsumer = (safety: Safety): DurableConsumer => 
     'post.deleted',
     'comment.deleted',
     'members.mentioned',
+    'poll.ended',
   ]),
   async handle(trx, events, recorder) {
     await holdRowsFirst(trx, events);
@@ -252,6 +296,12 @@ export const createNotificationsConsumer = (safety: Safety): DurableConsumer => 
     for (const event of events) {
       if (event.type === 'members.mentioned') {
         for (const recipientId of await applyMentions(trx, event, safety)) {
+          changed.add(recipientId);
+        }
+        continue;
+      }
+      if (event.type === 'poll.ended') {
+        for (const recipientId of await applyPollEnded(trx, event, safety, polls)) {
           changed.add(recipientId);
         }
         continue;

@@ -7,6 +7,7 @@ import type { EventRecorder, Transact } from '../../platform/events/transactions
 import { decodeCursor, pageOf } from '../../lib/cursor';
 import { notificationPresenter } from '../../read-model/notification/presenter';
 import type { HiddenMembers } from '../safety/hidden-members';
+import type { PollsService } from '../polls/polls.service';
 import { createNotificationsConsumer } from './notifications.handler';
 import * as repo from './notifications.repository';
 
@@ -17,9 +18,16 @@ export interface NotificationsServiceDeps {
   transact: Transact;
   /** Notifications from members the recipient muted, or across a block, are never shown. */
   hidden: Pick<HiddenMembers, 'hiddenFor' | 'hiddenWithin' | 'keepsFrom'>;
+  /** Who voted in a poll that ended: they are told. */
+  polls: Pick<PollsService, 'votersOf'>;
 }
 
-export function createNotificationsService({ db, transact, hidden }: NotificationsServiceDeps) {
+export function createNotificationsService({
+  db,
+  transact,
+  hidden,
+  polls,
+}: NotificationsServiceDeps) {
   /** In the transaction that changed them: tells each member their unread count. */
   async function recordUnreadCounts(
     trx: Db,
@@ -47,7 +55,7 @@ export function createNotificationsService({ db, transact, hidden }: Notificatio
   }
 
   return {
-    consumer: createNotificationsConsumer(hidden),
+    consumer: createNotificationsConsumer(hidden, polls),
 
     unreadCount: async (viewer: Viewer): Promise<UnreadCount> => ({
       unreadCount: await repo.countUnread(db, viewer.id, await hidden.hiddenFor(viewer.id)),

@@ -1,4 +1,4 @@
-import type { Post, PostInput } from '@perch/contract';
+import type { Post, PostCreateInput } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { newId } from '../../lib/ids';
 import { recordMentions } from '../discovery/entities.service';
@@ -11,11 +11,13 @@ import * as writes from './posts.writes';
 export async function createPost(
   deps: PostsDeps,
   viewer: Viewer,
-  input: PostInput,
+  input: PostCreateInput,
   idempotencyKey?: string,
 ): Promise<Post> {
   const { transact, idempotency, media, entities, timelines, presenter } = deps;
   const now = Date.now();
+  // The poll as the post's row keeps it, set in the transaction (again if it runs again).
+  let poll: string | null = null;
   const made = await transact(async (trx, events): Promise<string | writes.NewPost> => {
     const id = newId(now);
     if (idempotencyKey !== undefined) {
@@ -38,6 +40,7 @@ export async function createPost(
       created_at: now,
     };
     await writes.insertPost(trx, row);
+    poll = input.poll ? await deps.polls.attach(trx, row, input.poll, now) : null;
     await writes.adjustPostsCount(trx, viewer.id, 1);
     const mentioned = await entities.record(trx, 'post', {
       id,
@@ -58,6 +61,7 @@ export async function createPost(
   if (typeof made === 'string') return readPost(deps, made, viewer);
   // Answered from the record as written rather than read back (see docs/decisions).
   return (
-    (await presenter.written(writes.writtenRecord(made), viewer)) ?? readPost(deps, made.id, viewer)
+    (await presenter.written({ ...writes.writtenRecord(made), poll }, viewer)) ??
+    readPost(deps, made.id, viewer)
   );
 }

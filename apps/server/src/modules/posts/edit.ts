@@ -1,4 +1,11 @@
-import { ErrorMessages, firstLinkOf, POST_EMPTY, type Post, type PostInput } from '@perch/contract';
+import {
+  ErrorMessages,
+  firstLinkOf,
+  POST_EMPTY,
+  PollMessages,
+  type Post,
+  type PostInput,
+} from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { badRequest } from '../../lib/errors';
 import { sqlBoolean } from '../../platform/db/dialect';
@@ -27,6 +34,8 @@ export function editPost(
     const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
     if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
     const mediaChanged = mediaUrl !== post.media_url;
+    // A post's poll stays as it was posted, and a post has either a poll or an image.
+    if (mediaUrl && post.poll !== null) throw badRequest(PollMessages.pollWithImage);
     if (mediaChanged) await media.assertUsable(trx, viewer.id, mediaUrl);
     // Another image does not keep the description of the one it replaces.
     const altBefore = mediaChanged ? null : post.media_alt;

@@ -14,7 +14,7 @@ export async function readPost(
 ): Promise<Post> {
   const row = await repo.findPostCard(within, postId, viewer?.id ?? null);
   if (!row) throw notFound(ErrorMessages.postNotFound);
-  return presenter.fromRow(row, viewer);
+  return presenter.fromRow(row, viewer, within);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { UsersService } from '../users/users.service';
 import type { EntitiesService } from '../discovery/entities.service';
 import type { TimelinesService } from '../timelines/timelines.service';
 import type { UserStub } from '@perch/contract';
+import type { attachPoll } from '../polls/attach';
 
 export type Db = Kysely<Database>;
 
@@ -29,6 +30,8 @@ export interface PostsServiceDeps {
   hidden: Pick<HiddenMembers, 'hiddenFor' | 'separated' | 'isBlockedEitherWay'>;
   /** Creates sent again with the same Idempotency-Key answer the first one's post. */
   idempotency: Pick<IdempotencyService, 'replayed' | 'made'>;
+  /** A new post's poll, written in its transaction (see modules/polls). */
+  polls: { attach: typeof attachPoll };
 }
 
 /** The deps with `reads` settled. */

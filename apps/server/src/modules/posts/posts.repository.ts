@@ -27,6 +27,8 @@ export interface PostRecord {
   sensitive: unknown;
   /** The preview card the post shows, as JSON; null for none. */
   preview_card: string | null;
+  /** The post's poll as its card shows it, as JSON (see modules/polls); null for none. */
+  poll: string | null;
   like_count: number;
   comment_count: number;
   repost_count: number;
@@ -82,6 +84,7 @@ const POST_COLUMNS = [
   'p.content_warning',
   'p.sensitive',
   'p.preview_card',
+  'p.poll',
   'p.like_count',
   'p.comment_count',
   'p.repost_count',

@@ -73,7 +73,7 @@ export function createPostsService(serviceDeps: PostsServiceDeps) {
     },
     /** How many posts' texts changed or posts went so far (see PostViewCache.rewrites). */
     rewrites: presenter.rewrites,
-    /** A row read for a change (lockedPost), as the API answers it. */
+    /** A row read for a change (lockedPost), as the API answers it (the viewer's vote `within`). */
     asPost: presenter.fromRow,
     /** A row read for a change without the viewer's state, with the state cached for them. */
     asMarkedPost: presenter.fromRowWithViewerState,

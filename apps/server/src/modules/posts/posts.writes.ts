@@ -39,7 +39,13 @@ const postInsert = compiledCommand(
 /** A post as it is first written: no likes or comments yet, never edited, not pinned. */
 export type NewPost = Omit<
   PostRecord,
-  'like_count' | 'comment_count' | 'repost_count' | 'updated_at' | 'pinned' | 'preview_card'
+  | 'like_count'
+  | 'comment_count'
+  | 'repost_count'
+  | 'updated_at'
+  | 'pinned'
+  | 'preview_card'
+  | 'poll'
 >;
 
 /** The record of a post as insertPost writes it. */
@@ -52,6 +58,8 @@ export const writtenRecord = (post: NewPost): PostRecord => ({
   pinned: false,
   // Fetched after the post is written, by the card worker (modules/preview-cards).
   preview_card: null,
+  // Written apart, after the post, by modules/polls when the post has one.
+  poll: null,
 });
 
 export async function insertPost(db: Db, post: NewPost): Promise<void> {

@@ -44,6 +44,41 @@ export interface PostsTable {
   updated_at: number;
   /** The preview card the post shows, as JSON (see modules/preview-cards); null for none. */
   preview_card: Generated<string | null>;
+  /** The poll as a card shows it, as JSON (see modules/polls); null for none. */
+  poll: Generated<string | null>;
+}
+
+/** A post's poll (migration 0029): its totals kept by each vote; `closed` set by the closing job. */
+export interface PollsTable {
+  id: string;
+  post_id: string;
+  user_id: string;
+  multiple: number;
+  expires_at: number;
+  votes_count: Generated<number>;
+  voters_count: Generated<number>;
+  closed: Generated<number>;
+}
+
+export interface PollOptionsTable {
+  poll_id: string;
+  position: number;
+  title: string;
+  votes_count: Generated<number>;
+}
+
+/** One row per member who voted in a poll. */
+export interface PollVotersTable {
+  poll_id: string;
+  user_id: string;
+  voted_at: number;
+}
+
+/** The options each voter chose. */
+export interface PollVotesTable {
+  poll_id: string;
+  user_id: string;
+  position: number;
 }
 
 /** What a link's page said of itself, one row per URL (migration 0026). */
@@ -290,6 +325,10 @@ export interface Database {
   notifications: NotificationsTable;
   notification_unread_counts: NotificationUnreadCountsTable;
   job_leases: JobLeasesTable;
+  polls: PollsTable;
+  poll_options: PollOptionsTable;
+  poll_voters: PollVotersTable;
+  poll_votes: PollVotesTable;
   sessions: SessionsTable;
   home_timelines: HomeTimelinesTable;
   home_timeline_entries: HomeTimelineEntriesTable;

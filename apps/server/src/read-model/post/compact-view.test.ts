@@ -26,6 +26,7 @@ const record: PostRecord = {
     imageWidth: 1200,
     imageHeight: 630,
   }),
+  poll: null,
   like_count: 7,
   comment_count: 3,
   repost_count: 2,
@@ -67,6 +68,17 @@ const records: Record<string, PostRecord> = {
     updated_at: record.created_at,
     pinned: false,
   },
+  'with a poll, its counts kept beside the JSON': {
+    ...record,
+    poll: JSON.stringify({
+      id: 'poll-1',
+      expiresAt: Date.UTC(2030, 0, 1),
+      multiple: true,
+      options: ['oui', 'non ü'],
+      votes: [3, 5],
+      voters: 6,
+    }),
+  },
 };
 
 describe('a compact card', () => {
@@ -90,10 +102,13 @@ describe('a compact card', () => {
       });
       for (const reader of readers) {
         for (const [liked, bookmarked] of flags) {
-          const expected = presentPost(view, { liked, bookmarked, reposted: bookmarked }, reader);
-          const post = presentPost(expanded, { liked, bookmarked, reposted: bookmarked }, reader);
-          expect(String(answerJson(post))).toBe(String(answerJson(expected)));
-          expect(post).toEqual(expected);
+          for (const ownVotes of [null, [1]]) {
+            const marks = { liked, bookmarked, reposted: bookmarked, ownVotes };
+            const expected = presentPost(view, marks, reader);
+            const post = presentPost(expanded, marks, reader);
+            expect(String(answerJson(post))).toBe(String(answerJson(expected)));
+            expect(post).toEqual(expected);
+          }
         }
       }
     });

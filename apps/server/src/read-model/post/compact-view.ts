@@ -1,5 +1,6 @@
 import type { Post } from '@perch/contract';
 import type { PostView } from './view';
+import type { PollData } from './poll-view';
 
 /**
  * A card folded to its JSON and the few fields a list reads, for the cards that no longer fit
@@ -21,6 +22,8 @@ export interface CompactView {
   repostCount: number;
   /** How often it was read since it was compact (see PostViewCache). */
   reads: number;
+  /** The post's poll: its JSON holds it as one reader saw it, without every count. */
+  poll: PollData | null;
 }
 
 export function compactView(view: PostView): CompactView {
@@ -33,6 +36,7 @@ export function compactView(view: PostView): CompactView {
     commentCount: view.row.comment_count,
     repostCount: view.row.repost_count,
     reads: 0,
+    poll: view.poll,
   };
 }
 
@@ -72,5 +76,6 @@ export function expandView(id: string, compact: CompactView): PostView {
     },
     json,
     viewerPartAt: compact.viewerPartAt,
+    poll: compact.poll,
   };
 }

@@ -8,6 +8,8 @@ export interface ListedPost {
   liked: unknown;
   bookmarked: unknown;
   reposted: unknown;
+  /** The options the reader chose in the post's poll; null when they did not vote. */
+  ownVotes: readonly number[] | null;
 }
 
 /** A page of posts read by a query, and whether more follow it. */
@@ -27,6 +29,7 @@ function flagged(
       liked: mark?.liked ?? false,
       bookmarked: mark?.bookmarked ?? false,
       reposted: mark?.reposted ?? false,
+      ownVotes: mark?.ownVotes ?? null,
     };
   });
 }

@@ -7,6 +7,7 @@ import { createViewerStates } from '../viewer-state/viewer-states';
 import { createHydrator, createStateHydrator, type ListedPost } from './hydrate';
 import { createPostViewCache } from './view-cache';
 import { NO_MARKS, presentPost, toPost, type PostView } from './view';
+import { ownVotesOf } from '../../modules/polls/polls.repository';
 
 type Db = Kysely<Database>;
 
@@ -82,8 +83,15 @@ export function createPostPresenter(deps: PostPresenterDeps) {
       const view = await views.written(post);
       return view ? presentPost(view, NO_MARKS, viewer) : undefined;
     },
-    /** A row read for a change (with the viewer's state it asked for), as the API shows it. */
-    fromRow: toPost,
+    /**
+     * A row read for a change (with the viewer's state it asked for), as the API shows it; a post
+     * with a poll reads the viewer's vote `within` the change's transaction (or from `reads`).
+     */
+    fromRow: async (row: PostCardRow, viewer: Viewer | null, within: Db = deps.reads) => {
+      if (row.poll === null || viewer === null) return toPost(row, viewer);
+      const voted = await ownVotesOf(within, viewer.id, { postIds: [row.id] });
+      return toPost(row, viewer, voted.length > 0 ? voted.map((vote) => vote.position) : null);
+    },
     /**
      * A row read for a change without the viewer's state, with the state cached for the viewer.
      * After the change committed: the state may be read through another connection.
@@ -98,6 +106,7 @@ export function createPostPresenter(deps: PostPresenterDeps) {
           reposted: state?.reposted ?? false,
         },
         viewer,
+        state?.ownVotes ?? null,
       );
     },
     /** How many posts' texts changed or posts went so far (see PostViewCache.rewrites). */

@@ -17,6 +17,7 @@ const card: PostRecord = {
   content_warning: null,
   sensitive: 0,
   preview_card: null,
+  poll: null,
   like_count: 3,
   comment_count: 2,
   repost_count: 1,

@@ -5,10 +5,15 @@ import { toIso } from '../../lib/time';
 import { sqlBoolean } from '../../platform/db/dialect';
 import { compileJson, joinedObjects, ownCopy, withJson } from '../../lib/serialized';
 import type { PostCardRow, PostRecord } from '../../modules/posts/posts.repository';
+import { decodePoll, presentPoll, type PollData } from './poll-view';
 
 type Reader = { id: string; username: string } | null;
 
-export function toPost(row: PostCardRow, viewer: Reader): Post {
+export function toPost(
+  row: PostCardRow,
+  viewer: Reader,
+  ownVotes: readonly number[] | null = null,
+): Post {
   const author: UserStub = {
     _id: row.user_id,
     id: row.user_id,
@@ -17,7 +22,11 @@ export function toPost(row: PostCardRow, viewer: Reader): Post {
     lastName: row.last_name,
     avatarURL: row.avatar_url,
   };
-  return presentPost(viewOf(row, author), row, viewer);
+  return presentPost(
+    viewOf(row, author),
+    { liked: row.liked, bookmarked: row.bookmarked, reposted: row.reposted, ownVotes },
+    viewer,
+  );
 }
 
 /** The fields every reader sees alike, serialized once with the card. */
@@ -30,6 +39,7 @@ const sharedPartSchema = postSchema.omit({
   likedByViewer: true,
   bookmarkedByViewer: true,
   repostedByViewer: true,
+  poll: true,
 });
 /** The counts and the viewer's states, the part written for each reader who marked it. */
 const viewerPartSchema = postSchema.pick({
@@ -39,6 +49,7 @@ const viewerPartSchema = postSchema.pick({
   likedByViewer: true,
   bookmarkedByViewer: true,
   repostedByViewer: true,
+  poll: true,
 });
 type SharedPart = z.infer<typeof sharedPartSchema>;
 type ViewerPart = z.infer<typeof viewerPartSchema>;
@@ -61,10 +72,12 @@ export interface PostView {
   json: Buffer;
   /** Where the viewer part's fields start: the bytes before are the same for every reader. */
   viewerPartAt: number;
+  /** The post's poll, shown in the viewer part for each reader (see poll-view.ts); null: none. */
+  poll: PollData | null;
 }
 
 /** The viewer part of a reader who neither liked nor bookmarked the post. */
-function unflaggedPart(record: PostRecord): ViewerPart {
+function unflaggedPart(record: PostRecord, poll: PollData | null): ViewerPart {
   return {
     likes: { likeCount: record.like_count, likedBy: [], dislikedBy: [] },
     commentCount: record.comment_count,
@@ -72,6 +85,7 @@ function unflaggedPart(record: PostRecord): ViewerPart {
     likedByViewer: false,
     bookmarkedByViewer: false,
     repostedByViewer: false,
+    poll: poll === null ? null : presentPoll(poll, record.user_id, null, null),
   };
 }
 
@@ -100,8 +114,10 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
     updatedAt,
     pinned: sqlBoolean(record.pinned),
   };
-  const { json, secondAt } = joinedObjects(sharedJson(shared), viewerJson(unflaggedPart(record)));
-  return { row: record, shared, json, viewerPartAt: secondAt };
+  const poll = decodePoll(record.poll);
+  const viewerPart = viewerJson(unflaggedPart(record, poll));
+  const { json, secondAt } = joinedObjects(sharedJson(shared), viewerPart);
+  return { row: record, shared, json, viewerPartAt: secondAt, poll };
 }
 
 /**
@@ -122,6 +138,8 @@ export interface Marks {
   liked: unknown;
   bookmarked: unknown;
   reposted: unknown;
+  /** The options the reader chose in the post's poll; null (or absent) when they did not vote. */
+  ownVotes?: readonly number[] | null;
 }
 
 export const NO_MARKS: Marks = { liked: false, bookmarked: false, reposted: false };
@@ -159,8 +177,15 @@ export function presentPost(view: PostView, marks: Marks, viewer: Reader): Post 
     likedByViewer: liked,
     bookmarkedByViewer: bookmarked,
     repostedByViewer: reposted,
+    // Depends on the reader and the time: a post with a poll writes its viewer part each time.
+    poll:
+      view.poll === null
+        ? null
+        : presentPoll(view.poll, shared.userId, viewer?.id ?? null, marks.ownVotes ?? null),
   };
-  if (!liked && !bookmarked && !reposted) return withJson(post, [view.json]);
+  if (!liked && !bookmarked && !reposted && view.poll === null) {
+    return withJson(post, [view.json]);
+  }
   // The compiled serializer reads only the viewer part's fields of the post.
   return withJson(post, [view.json.subarray(0, view.viewerPartAt), viewerJson(post).slice(1)]);
 }

@@ -8,6 +8,7 @@ import {
   likedPostIds,
   repostedPostIds,
 } from '../../modules/posts/posts.repository';
+import { ownVotesOf } from '../../modules/polls/polls.repository';
 
 type Db = Kysely<Database>;
 
@@ -16,12 +17,29 @@ export interface ViewerState {
   liked: boolean;
   bookmarked: boolean;
   reposted: boolean;
+  /** The options the reader chose in the post's poll; null when they did not vote. */
+  ownVotes: readonly number[] | null;
 }
 
 interface Marks {
   liked: ReadonlySet<string>;
   bookmarked: ReadonlySet<string>;
   reposted: ReadonlySet<string>;
+  /** Post id → the options chosen in its poll. */
+  votes: ReadonlyMap<string, readonly number[]>;
+}
+
+/** Rows of (post, option chosen) grouped by post, options in order. */
+export function votesByPost(
+  rows: readonly { post_id: string; position: number }[],
+): Map<string, number[]> {
+  const votes = new Map<string, number[]>();
+  for (const row of rows) {
+    const chosen = votes.get(row.post_id);
+    if (chosen) chosen.push(row.position);
+    else votes.set(row.post_id, [row.position]);
+  }
+  return votes;
 }
 
 export interface ViewerStatesDeps {
@@ -32,10 +50,10 @@ export interface ViewerStatesDeps {
   maxPerMember: number;
 }
 
-const NONE: ViewerState = { liked: false, bookmarked: false, reposted: false };
+const NONE: ViewerState = { liked: false, bookmarked: false, reposted: false, ownVotes: null };
 
 /**
- * Which posts each recent reader liked, bookmarked and reposted, cached in memory: a page's viewer states then cost no
+ * Which posts each recent reader liked, bookmarked and reposted, and their votes, cached in memory: a page's viewer states then cost no
  * query. A member's viewer state are read once (two index ranges) and dropped when they like, unlike,
  * bookmark or unbookmark (see the read model's invalidation table). Members with very many viewer states are asked per page instead.
  */
@@ -43,20 +61,25 @@ export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStates
   const marks = keptPerMember<Marks>({
     maxRecords: maxIds,
     maxPerMember,
-    sizeOf: (entry) => entry.liked.size + entry.bookmarked.size + entry.reposted.size,
+    sizeOf: (entry) =>
+      entry.liked.size + entry.bookmarked.size + entry.reposted.size + entry.votes.size,
     read: async (userId, limit) => {
-      const [liked, bookmarked, reposted] = await Promise.all([
+      const [liked, bookmarked, reposted, voted] = await Promise.all([
         likedPostIds(reads, userId, limit),
         bookmarkedPostIds(reads, userId, limit),
         repostedPostIds(reads, userId, limit),
+        ownVotesOf(reads, userId, { limit }),
       ]);
+      const votes = votesByPost(voted);
       const value = {
         liked: new Set(liked.map((row) => row.post_id)),
         bookmarked: new Set(bookmarked.map((row) => row.post_id)),
         reposted: new Set(reposted.map((row) => row.post_id)),
+        votes,
       };
       // Any list past the bound: the member is asked per page.
-      return { value, count: Math.max(liked.length, bookmarked.length, reposted.length) };
+      const count = Math.max(liked.length, bookmarked.length, reposted.length, votes.size);
+      return { value, count };
     },
   });
   const { forget } = marks;
@@ -72,15 +95,23 @@ export function createViewerStates({ reads, maxIds, maxPerMember }: ViewerStates
           const liked = known.liked.has(id);
           const bookmarked = known.bookmarked.has(id);
           const reposted = known.reposted.has(id);
-          flags.set(id, liked || bookmarked || reposted ? { liked, bookmarked, reposted } : NONE);
+          const ownVotes = known.votes.get(id) ?? null;
+          const marked = liked || bookmarked || reposted || ownVotes;
+          flags.set(id, marked ? { liked, bookmarked, reposted, ownVotes } : NONE);
         }
         return flags;
       }
-      for (const row of await flagsAmong(reads, userId, idListValue(reads, ids))) {
+      const [rows, voted] = await Promise.all([
+        flagsAmong(reads, userId, idListValue(reads, ids)),
+        ownVotesOf(reads, userId, { postIds: ids }),
+      ]);
+      const votes = votesByPost(voted);
+      for (const row of rows) {
         flags.set(row.id, {
           liked: sqlBoolean(row.liked),
           bookmarked: sqlBoolean(row.bookmarked),
           reposted: sqlBoolean(row.reposted),
+          ownVotes: votes.get(row.id) ?? null,
         });
       }
       return flags;

@@ -9,6 +9,7 @@ import { onBookmarkEvent } from './bookmark';
 import { onLikeEvent } from './like';
 import { onPinEvent } from './pin';
 import { onRepostEvent } from './repost';
+import { pollLiveHandlers } from './poll';
 import {
   findCachedPost,
   removePostFromLists,
@@ -114,6 +115,7 @@ export const postLiveHandlers = {
   'bookmark.added': onBookmarkEvent,
   'bookmark.removed': onBookmarkEvent,
   'profile.edited': onAuthorEdited,
+  ...pollLiveHandlers,
 } satisfies LiveEventHandlersFor<
   | 'post.created'
   | 'post.edited'
@@ -128,4 +130,7 @@ export const postLiveHandlers = {
   | 'bookmark.added'
   | 'bookmark.removed'
   | 'profile.edited'
+  | 'poll.voted'
+  | 'poll.vote.cast'
+  | 'poll.ended'
 >;

@@ -2,6 +2,7 @@ import {
   IDEMPOTENCY_HEADER,
   type BookmarkMutationResponse,
   type PostDeleteResponse,
+  type PostCreateInput,
   type PostInput,
   type PostMutationResponse,
   type PostPage,
@@ -91,7 +92,7 @@ export function fetchPost(
 }
 
 export function createPost(
-  postData: PostInput,
+  postData: PostCreateInput,
   token: string,
   { idempotencyKey }: { idempotencyKey?: string } = {},
 ): Promise<PostMutationResponse> {

@@ -49,6 +49,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     likedByViewer: false,
     bookmarkedByViewer: false,
     repostedByViewer: false,
+    poll: null,
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { tagsOf, type Post, type PostInput, type PostSort } from '@perch/contract';
+import { tagsOf, type PollInput, type Post, type PostInput, type PostSort } from '@perch/contract';
 import {
   useInfiniteQuery,
   useMutation,
@@ -82,6 +82,8 @@ export interface PublishVariables extends PostWarnings {
   /** The image's description ('' for none). */
   altText: string;
   onProgress?: (fraction: number) => void;
+  /** The post's poll, fixed once posted (null: none; a post has an image or a poll). */
+  poll?: PollInput | null;
 }
 
 /** A post the member just made joins their lists, and the counts and tags it changes. */

@@ -84,6 +84,10 @@ interface EditorToolbarProps {
   onWarningsChange: (warnings: EditorWarnings) => void;
   /** Shown at the end of the toolbar (the submit button). */
   actions?: ReactNode;
+  /** More tools after the content warning's (the composer's Poll). */
+  tools?: ReactNode;
+  /** The image button is off (a post has an image or a poll, not both). */
+  imageDisabled?: boolean;
 }
 
 /** The image, emoji and content warning buttons, then the editor's own actions. */
@@ -97,6 +101,8 @@ export function EditorToolbar({
   warnings,
   onWarningsChange,
   actions,
+  tools,
+  imageDisabled = false,
 }: EditorToolbarProps) {
   const fileRef = useRef<HTMLInputElement>(null);
   const imageLabel = hasImage ? 'Replace image' : 'Add image';
@@ -120,7 +126,7 @@ export function EditorToolbar({
         <IconButton
           aria-label={imageLabel}
           className="post-editor__tool"
-          disabled={busy}
+          disabled={busy || imageDisabled}
           onClick={() => fileRef.current?.click()}
         >
           <ImageIcon size={22} />
@@ -148,6 +154,7 @@ export function EditorToolbar({
         >
           CW
         </IconButton>
+        {tools}
       </div>
       {actions}
     </div>

@@ -13,6 +13,7 @@ import {
   type EditorWarnings,
 } from './Warnings';
 import { useCreatePost } from '../../entities/post/posts.queries';
+import { NEW_POLL, pollToSend, type PollDraft } from './PollFields';
 
 export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
 
@@ -46,6 +47,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const [warnings, setWarnings] = useState<EditorWarnings>(NO_WARNINGS);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
+  const [poll, setPoll] = useState<PollDraft | null>(null);
   const create = useCreatePost();
   const draft = useDraft({
     memberId: user._id,
@@ -72,6 +74,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
         altText: image ? altText : '',
         ...warningsToSend(warnings),
         onProgress: image ? setProgress : undefined,
+        poll: poll && !image ? pollToSend(poll) : null,
       },
       {
         onSuccess: () => {
@@ -79,6 +82,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
           setImage(null);
           setAltText('');
           setWarnings(NO_WARNINGS);
+          setPoll(null);
           setEmojiOpen(false);
           void draft.clear();
           onPosted?.();
@@ -113,6 +117,9 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
         emojiOpen={emojiOpen}
         onEmojiOpenChange={setEmojiOpen}
         onSubmit={submit}
+        poll={poll}
+        onPollChange={setPoll}
+        newPoll={NEW_POLL}
         textLabel="Post text"
         placeholder={COMPOSER_PLACEHOLDER}
         autoFocus={autoFocus}

@@ -16,6 +16,7 @@ import {
   type EditorImage,
 } from './EditorParts';
 import { ContentWarningField, SensitiveToggle, type EditorWarnings } from './Warnings';
+import { editorPoll, type PollDraft } from './PollFields';
 import './composer.css';
 
 export { isImageFile, type EditorImage } from './EditorParts';
@@ -49,6 +50,11 @@ export interface PostEditorProps {
   /** Shown at the end of the toolbar (the submit button). */
   actions?: ReactNode;
   className?: string;
+  /** The new post's poll (null: none); without onPollChange the editor offers no poll. */
+  poll?: PollDraft | null;
+  onPollChange?: (poll: PollDraft | null) => void;
+  /** The poll a Poll button starts. */
+  newPoll?: PollDraft;
 }
 
 /** Inserts an emoji at the caret, which then follows it. */
@@ -94,19 +100,18 @@ type ImageFieldsProps = Pick<
   | 'onWarningsChange'
   | 'progress'
   | 'busy'
+  | 'poll'
+  | 'onPollChange'
+  | 'newPoll'
 >;
 
-/** Under the text: the image with its description and sensitive mark, and the upload's progress. */
-function ImageFields({
-  image,
-  altText,
-  onAltTextChange,
-  onRemoveImage,
-  warnings,
-  onWarningsChange,
-  progress,
-  busy,
-}: ImageFieldsProps) {
+/**
+ * Under the text: the image with its description and sensitive mark, the upload's progress, and
+ * the new post's poll.
+ */
+function ImageFields(props: ImageFieldsProps) {
+  const { image, altText, onAltTextChange, onRemoveImage, warnings, onWarningsChange } = props;
+  const { progress, busy } = props;
   return (
     <>
       {image && (
@@ -129,7 +134,28 @@ function ImageFields({
         />
       )}
       {progress !== null && <UploadProgress progress={progress} />}
+      {editorPoll(props).fields}
     </>
+  );
+}
+
+/** The toolbar under the editor, with the Poll button when the editor offers a poll. */
+function Toolbar(props: PostEditorProps & { emojiId: string }) {
+  const poll = editorPoll(props);
+  return (
+    <EditorToolbar
+      hasImage={props.image !== null}
+      onPickImage={props.onPickImage}
+      busy={props.busy}
+      emojiOpen={props.emojiOpen}
+      emojiId={props.emojiId}
+      onEmojiOpenChange={props.onEmojiOpenChange}
+      warnings={props.warnings}
+      onWarningsChange={props.onWarningsChange}
+      actions={props.actions}
+      imageDisabled={poll.imageDisabled}
+      tools={poll.tool}
+    />
   );
 }
 
@@ -144,8 +170,6 @@ export function PostEditor(props: PostEditorProps) {
     formId,
     text,
     onTextChange,
-    image,
-    onPickImage,
     warnings,
     onWarningsChange,
     busy,
@@ -156,7 +180,6 @@ export function PostEditor(props: PostEditorProps) {
     placeholder,
     autoFocus = false,
     leading,
-    actions,
     className,
   } = props;
   const textId = useId();
@@ -218,17 +241,7 @@ export function PostEditor(props: PostEditorProps) {
           <ImageFields {...props} />
         </div>
       </div>
-      <EditorToolbar
-        hasImage={image !== null}
-        onPickImage={onPickImage}
-        busy={busy}
-        emojiOpen={emojiOpen}
-        emojiId={emojiId}
-        onEmojiOpenChange={onEmojiOpenChange}
-        warnings={warnings}
-        onWarningsChange={onWarningsChange}
-        actions={actions}
-      />
+      <Toolbar {...props} emojiId={emojiId} />
       {emojiOpen && (
         <EmojiPanel
           id={emojiId}

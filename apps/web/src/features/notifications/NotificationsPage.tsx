@@ -8,14 +8,20 @@ import { AlertIcon, HeartIcon, UserIcon } from '../../shared/components/icons';
 import { PageHeader } from '../../shared/components/PageHeader';
 import { formatPostDate } from '../../shared/lib/formatPostDate';
 import { CommentIcon, RefreshIcon, RepostIcon } from '../../shared/components/postIcons';
-import { actorsPhrase, notificationPath, notificationVerb } from './notificationText';
+import { useSession } from '../../entities/session/SessionProvider';
+import {
+  actorsPhrase,
+  notificationPath,
+  notificationVerb,
+  pollEndedText,
+} from './notificationText';
 import {
   useMarkNotificationsRead,
   useNotifications,
   useUnreadCount,
   type NotificationPages,
 } from '../../entities/notification/notifications.queries';
-import { AtIcon } from './notificationIcons';
+import { AtIcon, PollIcon } from './notificationIcons';
 import '../../shared/styles/feed.css';
 import './notifications.css';
 
@@ -45,11 +51,14 @@ function KindIcon({ kind }: { kind: NotificationGroup['kind'] }) {
       return <AtIcon size={18} />;
     case 'repost':
       return <RepostIcon size={18} />;
+    case 'poll':
+      return <PollIcon size={18} />;
   }
 }
 
 /** One group: kind, the members' avatars, the sentence, what it is about and when. */
 function NotificationEntry({ group }: { group: NotificationGroup }) {
+  const viewerId = useSession().session?.user._id ?? null;
   const path = notificationPath(group);
   const textId = useId();
   const aboutId = useId();
@@ -78,8 +87,14 @@ function NotificationEntry({ group }: { group: NotificationGroup }) {
               <span className="visually-hidden">Unread:</span>{' '}
             </>
           )}
-          <strong className="notification__actors">{actorsPhrase(group)}</strong>{' '}
-          {notificationVerb(group.kind)}
+          {group.kind === 'poll' ? (
+            pollEndedText(group, viewerId)
+          ) : (
+            <>
+              <strong className="notification__actors">{actorsPhrase(group)}</strong>{' '}
+              {notificationVerb(group.kind)}
+            </>
+          )}
           {group.kind === 'comment' && group.comment && (
             <>
               {': '}

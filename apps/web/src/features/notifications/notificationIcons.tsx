@@ -8,3 +8,12 @@ export function AtIcon(props: IconProps) {
     </Icon>
   );
 }
+
+/** Bars of a poll's results. */
+export function PollIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M4 6h10M4 12h16M4 18h7" />
+    </Icon>
+  );
+}

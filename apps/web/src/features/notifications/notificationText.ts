@@ -29,11 +29,21 @@ export function notificationVerb(kind: NotificationGroup['kind']): string {
       return 'mentioned you';
     case 'repost':
       return 'reposted your post';
+    case 'poll':
+      return 'ended a poll';
   }
 }
 
+/** A poll's end, said to its author (the group's actor) or to a member who voted in it. */
+export function pollEndedText(group: Pick<NotificationGroup, 'actors'>, viewerId: string | null) {
+  return group.actors[0]?._id === viewerId
+    ? 'Your poll has ended'
+    : 'A poll you voted in has ended';
+}
+
 /** The whole sentence, e.g. 'Ada Okafor and Bo Li liked your post'. */
-export function notificationText(group: NotificationGroup): string {
+export function notificationText(group: NotificationGroup, viewerId: string | null = null): string {
+  if (group.kind === 'poll') return pollEndedText(group, viewerId);
   const sentence = `${actorsPhrase(group)} ${notificationVerb(group.kind)}`;
   return group.kind === 'comment' && group.comment
     ? `${sentence}: ${group.comment.text}`

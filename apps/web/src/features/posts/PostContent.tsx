@@ -4,6 +4,7 @@ import { usePreferences } from '../../entities/session/preferences';
 import { RichText } from '../../shared/components/RichText';
 import { ImageIcon } from '../../shared/components/postIcons';
 import { LinkPreview } from './LinkPreview';
+import { PollView } from './PollView';
 
 interface PostImageProps {
   src: string;
@@ -98,7 +99,7 @@ function PostImage({ src, description, fallbackAlt, sensitive }: PostImageProps)
   );
 }
 
-/** The text, the image and the link's preview as they show once nothing hides them. */
+/** The text, the image, the link's preview and the poll as they show once nothing hides them. */
 function Shown({
   post,
   fullName,
@@ -124,6 +125,7 @@ function Shown({
         />
       )}
       {post.card && <LinkPreview card={post.card} />}
+      {post.poll && <PollView poll={post.poll} postId={post._id} />}
     </>
   );
 }

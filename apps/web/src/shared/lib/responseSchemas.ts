@@ -14,6 +14,7 @@ export {
   mediaUploadResponseSchema,
   notificationPageSchema,
   pinnedPostsSchema,
+  pollResponseSchema,
   postDeleteResponseSchema,
   postMutationResponseSchema,
   postPageSchema,

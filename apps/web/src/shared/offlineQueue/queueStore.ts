@@ -1,3 +1,4 @@
+import type { PollInput } from '@perch/contract';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
 /**
@@ -15,6 +16,8 @@ export interface QueuedPost {
   contentWarning?: string;
   /** Whether the image is marked sensitive (absent: not). */
   sensitive?: boolean;
+  /** The post's poll (absent or null: none). */
+  poll?: PollInput | null;
   queuedAt: number;
   /** The session it was written in, for the service worker to send it with (absent on old ones). */
   token?: string;
