@@ -7,6 +7,7 @@ export * from './health';
 export * from './media';
 export * from './pagination';
 export * from './posts';
+export * from './postMedia';
 export * from './previewCard';
 export * from './text';
 export * from './users';

@@ -19,6 +19,7 @@ const post: LockedPost = {
   content_warning: null,
   sensitive: 0,
   preview_card: null,
+  media: null,
   created_at: 1,
   updated_at: 1,
   like_count: 3,

@@ -27,6 +27,8 @@ export interface PostRecord {
   sensitive: unknown;
   /** The preview card the post shows, as JSON; null for none. */
   preview_card: string | null;
+  /** The post's images in order, as JSON (see album.ts); null for none. */
+  media: string | null;
   like_count: number;
   comment_count: number;
   created_at: number;
@@ -80,6 +82,7 @@ const POST_COLUMNS = [
   'p.content_warning',
   'p.sensitive',
   'p.preview_card',
+  'p.media',
   'p.like_count',
   'p.comment_count',
   'p.created_at',

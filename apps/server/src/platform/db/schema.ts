@@ -42,6 +42,15 @@ export interface PostsTable {
   updated_at: number;
   /** The preview card the post shows, as JSON (see modules/preview-cards); null for none. */
   preview_card: Generated<string | null>;
+  /** The post's images in order, as JSON (see modules/posts/album.ts); null for none. */
+  media: Generated<string | null>;
+}
+
+/** One image of a post (migration 0028), so that media release can tell an image is used. */
+export interface PostMediaTable {
+  post_id: string;
+  position: number;
+  url: string;
 }
 
 /** What a link's page said of itself, one row per URL (migration 0026). */
@@ -261,6 +270,7 @@ export interface Database {
   member_name_pairs: MemberNamePairsTable;
   member_name_triples: MemberNameTriplesTable;
   posts: PostsTable;
+  post_media: PostMediaTable;
   likes: LikesTable;
   comments: CommentsTable;
   comment_votes: CommentVotesTable;

@@ -26,6 +26,10 @@ const record: PostRecord = {
     imageWidth: 1200,
     imageHeight: 630,
   }),
+  media: JSON.stringify([
+    { url: '/media/bird.webp', alt: 'Un oiseau, ü', width: 800, height: 600, blurhash: 'LEHV6n' },
+    { url: '/media/nest.webp', alt: null, width: 640, height: 480, blurhash: null },
+  ]),
   like_count: 7,
   comment_count: 3,
   created_at: Date.UTC(2026, 10, 1, 12),
@@ -61,6 +65,7 @@ const records: Record<string, PostRecord> = {
     media_url: null,
     media_alt: null,
     preview_card: null,
+    media: null,
     like_count: 0,
     comment_count: 0,
     updated_at: record.created_at,

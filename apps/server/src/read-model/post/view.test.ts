@@ -17,6 +17,7 @@ const card: PostRecord = {
   content_warning: null,
   sensitive: 0,
   preview_card: null,
+  media: null,
   like_count: 3,
   comment_count: 2,
   created_at: Date.UTC(2026, 10, 1, 12),
