@@ -10,9 +10,23 @@ const id = z.string();
 
 export const domainEventSchemas = {
   'post.created': z.object({ postId: id, authorId: id }),
-  /** previousMediaURL: the image the edit replaced or removed, if any. */
-  'post.edited': z.object({ postId: id, authorId: id, previousMediaURL: z.string().nullable() }),
-  'post.deleted': z.object({ postId: id, authorId: id, mediaURL: z.string().nullable() }),
+  /**
+   * previousMediaURLs: the images the edit removed from the post (previousMediaURL: the first of
+   * them, for clients that know one image a post), empty when it kept them all.
+   */
+  'post.edited': z.object({
+    postId: id,
+    authorId: id,
+    previousMediaURL: z.string().nullable(),
+    previousMediaURLs: z.array(z.string()),
+  }),
+  /** mediaURLs: every image the post held (mediaURL: its first). */
+  'post.deleted': z.object({
+    postId: id,
+    authorId: id,
+    mediaURL: z.string().nullable(),
+    mediaURLs: z.array(z.string()),
+  }),
   /**
    * The post's preview card was fetched after the post was written or edited: the card as the post
    * now shows it (see previewCardSchema in posts.ts).

@@ -9,6 +9,7 @@ export * from './pagination';
 export * from './posts';
 export * from './polls';
 export * from './pollRules';
+export * from './postMedia';
 export * from './previewCard';
 export * from './text';
 export * from './users';

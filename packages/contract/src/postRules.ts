@@ -24,3 +24,15 @@ export const CONTENT_WARNING_TOO_LONG = `A content warning can be at most ${CONT
 
 /** How many of their own posts a member may pin to their profile (Mastodon's limit too). */
 export const PINNED_POSTS_MAX = 5;
+
+/** The most images one post may hold (an album), shown in the order the member gave. */
+export const POST_MEDIA_MAX = 10;
+
+/** Why a post's images were refused. */
+export const PostMediaMessages = {
+  tooMany: `A post can hold at most ${POST_MEDIA_MAX} images.`,
+  notUploaded: MEDIA_URL_RULE,
+  altTooLong: MEDIA_ALT_TOO_LONG,
+  duplicate: 'Each image can appear only once in a post.',
+  conflicting: 'Send the images either as media or as mediaURL, not both with different images.',
+} as const;

@@ -17,6 +17,7 @@ import {
   POST_CONTENT_MAX,
   POST_EMPTY,
 } from './postRules';
+import { postMediaInputSchema, postMediaSchema } from './postMedia';
 
 /** An image this server issued, or none: null, or the empty string that clients send for none. */
 export const mediaUrlSchema = z
@@ -58,6 +59,11 @@ export const postInputSchema = z.object({
     .optional(),
   /** The post's images are blurred until the reader presses them (or always shows them). */
   sensitive: z.boolean({ error: 'sensitive must be true or false.' }).optional(),
+  /**
+   * The post's images in order (an album); empty or null for none. Absent, or sent back as the
+   * post holds them, mediaURL and mediaAlt decide, as for clients that know one image a post.
+   */
+  media: postMediaInputSchema.nullable().optional(),
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
@@ -67,10 +73,14 @@ export type PostCreateInput = z.infer<typeof postCreateInputSchema>;
 
 export const postBodySchema = z.object({
   postData: postCreateInputSchema
-    .refine((post) => (post.content ?? '').trim() !== '' || Boolean(post.mediaURL), {
-      message: POST_EMPTY,
-    })
-    .refine((post) => !(post.poll && post.mediaURL), { message: PollMessages.pollWithImage }),
+    .refine(
+      (post) =>
+        (post.content ?? '').trim() !== '' || Boolean(post.mediaURL) || Boolean(post.media?.length),
+      { message: POST_EMPTY },
+    )
+    .refine((post) => !(post.poll && (post.mediaURL || post.media?.length)), {
+      message: PollMessages.pollWithImage,
+    }),
 });
 export type PostBody = z.input<typeof postBodySchema>;
 
@@ -99,6 +109,8 @@ export const postSchema = z.object({
   mediaURL: z.string().nullable(),
   /** The image's description (alt text), null when it has none (or there is no image). */
   mediaAlt: z.string().nullable(),
+  /** Every image of the post in order, the first being mediaURL's; empty when it has none. */
+  media: z.array(postMediaSchema),
   /** A warning that hides the text and images until the reader asks; null when there is none. */
   contentWarning: z.string().nullable(),
   /** Whether the images are blurred until pressed; always true with a content warning. */

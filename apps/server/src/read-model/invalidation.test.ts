@@ -50,7 +50,10 @@ describe('the invalidation table', () => {
         payload: { postId: 'p1', postAuthorId: 'a', userId: 'u1', likeCount: 1 },
       },
       { type: 'bookmark.added', payload: { userId: 'u2', postId: 'p2' } },
-      { type: 'post.edited', payload: { postId: 'p3', authorId: 'a', previousMediaURL: null } },
+      {
+        type: 'post.edited',
+        payload: { postId: 'p3', authorId: 'a', previousMediaURL: null, previousMediaURLs: [] },
+      },
       { type: 'profile.edited', payload: { userId: 'a', previousAvatarURL: null } },
       { type: 'notifications.changed', payload: { userId: 'u1', unreadCount: 2 } },
     ];

@@ -134,10 +134,11 @@ describe('DELETE /api/users/me', () => {
       encodedToken: string;
     }>().encodedToken;
     // A demo post by someone else makes the demo image usable, as the seed does.
+    const demoPostId = newId();
     await t.app.db
       .insertInto('posts')
       .values({
-        id: newId(),
+        id: demoPostId,
         user_id: c.user._id,
         content: 'demo',
         entities: null,
@@ -145,6 +146,10 @@ describe('DELETE /api/users/me', () => {
         created_at: Date.now(),
         updated_at: Date.now(),
       })
+      .execute();
+    await t.app.db
+      .insertInto('post_media')
+      .values({ post_id: demoPostId, position: 0, url: DEMO_URL })
       .execute();
     await t.app.db
       .updateTable('users')

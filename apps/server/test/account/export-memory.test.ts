@@ -89,6 +89,11 @@ async function bigMember(): Promise<{ member: Member; imageUrls: string[] }> {
     updated_at: start + i * 1000,
   }));
   await inChunks(posts, (chunk) => t.app.db.insertInto('posts').values(chunk).execute());
+  // Every image of a post has its post_media row, as the posts module writes it.
+  const postMedia = posts.flatMap((post) =>
+    post.media_url === null ? [] : [{ post_id: post.id, position: 0, url: post.media_url }],
+  );
+  await inChunks(postMedia, (chunk) => t.app.db.insertInto('post_media').values(chunk).execute());
   const others = await insertMembers(t.app, EACH);
   const now = Date.now();
   await inChunks(posts.slice(0, EACH), (chunk) =>

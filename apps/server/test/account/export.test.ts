@@ -44,6 +44,7 @@ interface ExportedPost {
   content: string;
   mediaURL: string | null;
   mediaAlt: string | null;
+  media: { url: string; alt: string | null }[];
   contentWarning: string | null;
   sensitive: boolean;
   card: unknown;
@@ -128,6 +129,7 @@ describe('GET /api/users/me/export', () => {
       content: p1.content,
       mediaURL: picture,
       mediaAlt: null,
+      media: [{ url: picture, alt: null }],
       contentWarning: null,
       sensitive: false,
       card: null,

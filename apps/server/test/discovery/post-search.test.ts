@@ -429,13 +429,18 @@ describe('first pages kept', () => {
         id: 1,
         createdAt: Date.now(),
         type: 'post.edited',
-        payload: { postId, authorId: alice.user._id, previousMediaURL: null },
+        payload: {
+          postId,
+          authorId: alice.user._id,
+          previousMediaURL: null,
+          previousMediaURLs: [],
+        },
       });
       const deletion = (postId: string): PublishedEvent => ({
         id: 2,
         createdAt: Date.now(),
         type: 'post.deleted',
-        payload: { postId, authorId: bob.user._id, mediaURL: null },
+        payload: { postId, authorId: bob.user._id, mediaURL: null, mediaURLs: [] },
       });
       await editPost(t.app, alice.token, edited?._id ?? '', 'sandpiper now');
       // Kept, until the event arrives.

@@ -67,7 +67,10 @@ describe('every write records exactly its event', () => {
       201,
     );
     expect(await recorded()).toEqual([
-      { type: 'post.edited', payload: { postId: post._id, authorId, previousMediaURL: null } },
+      {
+        type: 'post.edited',
+        payload: { postId: post._id, authorId, previousMediaURL: null, previousMediaURLs: [] },
+      },
     ]);
 
     // An edit that replaces the image names the image it replaced.
@@ -77,13 +80,24 @@ describe('every write records exactly its event', () => {
     mark = await lastOutboxId(t.app);
     expect((await editPost(author.token, post._id, { mediaURL: second })).statusCode).toBe(201);
     expect(await recorded()).toEqual([
-      { type: 'post.edited', payload: { postId: post._id, authorId, previousMediaURL: first } },
+      {
+        type: 'post.edited',
+        payload: {
+          postId: post._id,
+          authorId,
+          previousMediaURL: first,
+          previousMediaURLs: [first],
+        },
+      },
     ]);
 
     mark = await lastOutboxId(t.app);
     expect((await deletePost(t.app, author.token, post._id)).statusCode).toBe(201);
     expect(await recorded()).toEqual([
-      { type: 'post.deleted', payload: { postId: post._id, authorId, mediaURL: second } },
+      {
+        type: 'post.deleted',
+        payload: { postId: post._id, authorId, mediaURL: second, mediaURLs: [second] },
+      },
     ]);
   });
 

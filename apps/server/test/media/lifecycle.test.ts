@@ -60,6 +60,10 @@ async function postWith(owner: Member, url: string | null): Promise<string> {
       updated_at: now,
     })
     .execute();
+  // As the posts module writes it: media release asks post_media whether a post shows an image.
+  if (url !== null) {
+    await t.app.db.insertInto('post_media').values({ post_id: id, position: 0, url }).execute();
+  }
   return id;
 }
 
@@ -94,18 +98,7 @@ describe('assertUsableMediaUrl', () => {
   });
 
   it('passes the demo images the demo data shows, and no made-up demo address', async () => {
-    const now = Date.now();
-    await t.app.db
-      .insertInto('posts')
-      .values({
-        id: newId(now),
-        user_id: bob.user._id,
-        content: 'demo picture',
-        media_url: '/media/demo/sunrise.svg',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await postWith(bob, '/media/demo/sunrise.svg');
     await assertUsableMediaUrl(t.app.db, alice.user._id, '/media/demo/sunrise.svg');
     await expectRefused(alice, '/media/demo/not-there.svg');
   });

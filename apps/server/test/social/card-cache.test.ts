@@ -218,7 +218,7 @@ describe('cards that no longer fit whole', () => {
     id: 1,
     createdAt: Date.now(),
     type: 'post.edited',
-    payload: { postId, authorId, previousMediaURL: null },
+    payload: { postId, authorId, previousMediaURL: null, previousMediaURLs: [] },
   });
   const profileEdited = (userId: string): PublishedEvent => ({
     id: 2,

@@ -94,17 +94,17 @@ export async function lockRelations(db: Db, userId: string, wait: boolean): Prom
   ).execute();
 }
 
-/** Up to `limit` of the distinct images the member's posts show. */
+/** Up to `limit` of the distinct images the member's posts show, every image of each album. */
 export async function imagesOfPosts(db: Db, userId: string, limit: number): Promise<string[]> {
   const rows = await db
-    .selectFrom('posts')
-    .select('media_url')
+    .selectFrom('post_media as pm')
+    .innerJoin('posts as p', 'p.id', 'pm.post_id')
+    .select('pm.url')
     .distinct()
-    .where('user_id', '=', userId)
-    .where('media_url', 'is not', null)
+    .where('p.user_id', '=', userId)
     .limit(limit)
     .execute();
-  return rows.flatMap((row) => (row.media_url === null ? [] : [row.media_url]));
+  return rows.map((row) => row.url);
 }
 
 export async function decrementFollowersOfFollowees(db: Db, userId: string): Promise<void> {

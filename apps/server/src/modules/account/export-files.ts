@@ -5,6 +5,7 @@ import type { Database, UserRow } from '../../platform/db/schema';
 import { toIso } from '../../lib/time';
 import { decodePoll, type PollData } from '../../read-model/post/poll-view';
 import * as repo from './export.repository';
+import { albumOf } from '../posts/album';
 
 type Db = Kysely<Database>;
 /** The row type of a page query. */
@@ -110,6 +111,8 @@ function postsFile(reads: Db, id: string, size: number): Readable {
     content: post.content,
     mediaURL: post.media_url,
     mediaAlt: post.media_alt,
+    // Every image of the post in order, each with its description.
+    media: albumOf(post).map(({ url, alt }) => ({ url, alt })),
     contentWarning: post.content_warning,
     sensitive: post.sensitive === 1,
     // The page the post linked to and what it said of itself; its image stays on this server.

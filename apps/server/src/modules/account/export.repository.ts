@@ -20,6 +20,7 @@ export function postsPage(db: Db, userId: string, after: TimeKey, limit: number)
       'content',
       'media_url',
       'media_alt',
+      'media',
       'content_warning',
       'sensitive',
       'preview_card',
@@ -166,13 +167,14 @@ export async function postImagesPage(
   afterUrl: string | null,
   limit: number,
 ): Promise<string[]> {
+  // Every image of each album has its row in post_media.
   let query = db
-    .selectFrom('posts')
-    .select('media_url')
+    .selectFrom('post_media as pm')
+    .innerJoin('posts as p', 'p.id', 'pm.post_id')
+    .select('pm.url')
     .distinct()
-    .where('user_id', '=', userId)
-    .where('media_url', 'is not', null);
-  if (afterUrl !== null) query = query.where('media_url', '>', afterUrl);
-  const rows = await query.orderBy('media_url').limit(limit).execute();
-  return rows.flatMap((row) => (row.media_url === null ? [] : [row.media_url]));
+    .where('p.user_id', '=', userId);
+  if (afterUrl !== null) query = query.where('pm.url', '>', afterUrl);
+  const rows = await query.orderBy('pm.url').limit(limit).execute();
+  return rows.map((row) => row.url);
 }

@@ -20,6 +20,7 @@ const post: LockedPost = {
   sensitive: 0,
   preview_card: null,
   poll: null,
+  media: null,
   created_at: 1,
   updated_at: 1,
   like_count: 3,

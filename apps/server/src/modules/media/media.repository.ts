@@ -50,10 +50,11 @@ export async function hasMediaRow(db: Db, url: string, createdSince?: number): P
 
 /** Whether any post, profile or link preview card shows the image. */
 export async function isMediaReferenced(db: Db, url: string): Promise<boolean> {
+  // Every image of every post's album has its row (migration 0028).
   const post = await db
-    .selectFrom('posts')
-    .select('id')
-    .where('media_url', '=', url)
+    .selectFrom('post_media')
+    .select('post_id')
+    .where('url', '=', url)
     .limit(1)
     .executeTakeFirst();
   if (post) return true;
@@ -93,7 +94,9 @@ export async function findOrphanMediaUrls(
     .select('m.url')
     .where((eb) =>
       eb.not(
-        eb.exists(eb.selectFrom('posts as p').select('p.id').whereRef('p.media_url', '=', 'm.url')),
+        eb.exists(
+          eb.selectFrom('post_media as pm').select('pm.post_id').whereRef('pm.url', '=', 'm.url'),
+        ),
       ),
     )
     .where((eb) =>
@@ -126,6 +129,18 @@ export function mediaSizes(
   return db
     .selectFrom('media')
     .select(['url', 'width', 'height', 'mime', 'bytes'])
+    .where('url', 'in', urls)
+    .execute();
+}
+
+/** The size and blurhash uploads recorded of each of `urls` (any uploader's: all say the same). */
+export function mediaFacts(
+  db: Db,
+  urls: readonly string[],
+): Promise<{ url: string; width: number; height: number; blurhash: string | null }[]> {
+  return db
+    .selectFrom('media')
+    .select(['url', 'width', 'height', 'blurhash'])
     .where('url', 'in', urls)
     .execute();
 }

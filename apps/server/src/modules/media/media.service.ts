@@ -298,17 +298,20 @@ export async function sweepOrphanMedia(
   return result;
 }
 
-/** The image each event let go of, if any. */
-function releasedUrlOf(event: PublishedEvent): string | null {
+/** An event's list of images; events recorded before albums have none, only their one image. */
+const listed = (urls: readonly string[] | undefined): readonly string[] => urls ?? [];
+
+/** The images each event let go of: every image an edit dropped or a deleted post held. */
+function releasedUrlsOf(event: PublishedEvent): readonly (string | null)[] {
   switch (event.type) {
     case 'post.edited':
-      return event.payload.previousMediaURL;
+      return [event.payload.previousMediaURL, ...listed(event.payload.previousMediaURLs)];
     case 'post.deleted':
-      return event.payload.mediaURL;
+      return [event.payload.mediaURL, ...listed(event.payload.mediaURLs)];
     case 'profile.edited':
-      return event.payload.previousAvatarURL;
+      return [event.payload.previousAvatarURL];
     default:
-      return null;
+      return [];
   }
 }
 
@@ -324,7 +327,7 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
     name: 'media',
     types: new Set(['post.edited', 'post.deleted', 'profile.edited', 'member.deleted']),
     async handle(trx, events) {
-      const urls = new Set(events.map(releasedUrlOf).filter((url) => url !== null));
+      const urls = new Set(events.flatMap(releasedUrlsOf).filter((url) => url !== null));
       for (const url of urls) await releaseMediaIfUnused(trx, store, url, { log });
       // A deleted account's images: its upload records went with it, so a record left is
       // another member's, who uploaded the same picture and may be about to post it.
@@ -347,6 +350,11 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
     /** See storeUnrecorded. */
     storeUnrecorded: (trx: Db, image: ProcessedImage) => storeUnrecorded(trx, store, image),
     assertUsable: assertUsableMediaUrl,
+    /** The size and blurhash of uploaded images by URL, read in `db` (a transaction); others left out. */
+    async factsOf(db: Db, urls: readonly string[]): Promise<Map<string, ImageFacts>> {
+      const rows = urls.length === 0 ? [] : await repo.mediaFacts(db, [...new Set(urls)]);
+      return new Map(rows.map(({ url, ...facts }) => [url, facts]));
+    },
     /** Whether an image of ours is stored, by its URL. */
     async has(url: string): Promise<boolean> {
       const key = mediaKeyOf(url);
@@ -382,4 +390,11 @@ export interface MediaSize {
   height: number;
   mime: string;
   bytes: number;
+}
+
+/** What an upload's record says of an image a post shows. */
+export interface ImageFacts {
+  width: number;
+  height: number;
+  blurhash: string | null;
 }

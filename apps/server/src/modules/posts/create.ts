@@ -3,8 +3,9 @@ import type { Viewer } from '../../lib/viewer';
 import { newId } from '../../lib/ids';
 import { recordMentions } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
+import { encodeAlbum, requestedAlbum } from './album';
 import { readPost } from './open';
-import { altTextOf, contentWarningOf, sensitiveFlag, type PostsDeps } from './posts.deps';
+import { contentWarningOf, sensitiveFlag, type PostsDeps } from './posts.deps';
 import * as writes from './posts.writes';
 
 /** A new post by the viewer. With an idempotency key, a retry answers the post the first made. */
@@ -14,7 +15,7 @@ export async function createPost(
   input: PostCreateInput,
   idempotencyKey?: string,
 ): Promise<Post> {
-  const { transact, idempotency, media, entities, timelines, presenter } = deps;
+  const { transact, idempotency, entities, timelines, presenter } = deps;
   const now = Date.now();
   // The poll as the post's row keeps it, set in the transaction (again if it runs again).
   let poll: string | null = null;
@@ -24,7 +25,7 @@ export async function createPost(
       const earlier = await idempotency.replayed(trx, viewer.id, idempotencyKey, 'post');
       if (earlier !== null) return earlier;
     }
-    await media.assertUsable(trx, viewer.id, input.mediaURL);
+    const album = (await requestedAlbum(deps, trx, viewer.id, input)) ?? [];
     const content = input.content ?? '';
     const found = await entities.resolve(trx, content);
     const contentWarning = contentWarningOf(input.contentWarning);
@@ -33,14 +34,22 @@ export async function createPost(
       user_id: viewer.id,
       content,
       entities: encodeEntities(found),
-      media_url: input.mediaURL ?? null,
-      media_alt: input.mediaURL ? altTextOf(input.mediaAlt) : null,
+      // The first image stays in the columns that read one image a post.
+      media_url: album[0]?.url ?? null,
+      media_alt: album[0]?.alt ?? null,
+      media: encodeAlbum(album),
       content_warning: contentWarning,
       sensitive: sensitiveFlag(input.sensitive ?? false, contentWarning),
       created_at: now,
     };
     await writes.insertPost(trx, row);
     poll = input.poll ? await deps.polls.attach(trx, row, input.poll, now) : null;
+    await writes.setPostMedia(
+      trx,
+      id,
+      album.map((image) => image.url),
+      false,
+    );
     await writes.adjustPostsCount(trx, viewer.id, 1);
     const mentioned = await entities.record(trx, 'post', {
       id,

@@ -1,6 +1,7 @@
 import { ErrorMessages } from '@perch/contract';
 import type { Viewer } from '../../lib/viewer';
 import { badRequest } from '../../lib/errors';
+import { albumOf } from './album';
 import { lockedPost } from './open';
 import type { PostsDeps } from './posts.deps';
 import * as writes from './posts.writes';
@@ -17,7 +18,12 @@ export async function deletePost(deps: PostsDeps, viewer: Viewer, postId: string
     await writes.deletePost(trx, postId);
     events.record({
       type: 'post.deleted',
-      payload: { postId, authorId: viewer.id, mediaURL: post.media_url },
+      payload: {
+        postId,
+        authorId: viewer.id,
+        mediaURL: post.media_url,
+        mediaURLs: albumOf(post).map((image) => image.url),
+      },
     });
   });
 }

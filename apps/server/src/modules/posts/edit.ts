@@ -11,8 +11,9 @@ import { badRequest } from '../../lib/errors';
 import { sqlBoolean } from '../../platform/db/dialect';
 import { recordMentions } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
+import { albumOf, encodeAlbum, requestedAlbum, urlsMissingFrom } from './album';
 import { lockedPost, readPost } from './open';
-import { altTextOf, contentWarningOf, sensitiveFlag, type PostsDeps } from './posts.deps';
+import { contentWarningOf, sensitiveFlag, type PostsDeps } from './posts.deps';
 import * as writes from './posts.writes';
 
 /**
@@ -25,25 +26,18 @@ export function editPost(
   postId: string,
   input: PostInput,
 ): Promise<Post> {
-  const { transact, media, entities } = deps;
+  const { transact, entities } = deps;
   // Locked so that two concurrent edits apply one after the other, each to the other's result.
   return transact(async (trx, events) => {
     const post = await lockedPost(deps, trx, postId, viewer, 'none');
     if (post.user_id !== viewer.id) throw badRequest(ErrorMessages.editPostNotOwner);
     const content = input.content ?? post.content;
-    const mediaUrl = input.mediaURL === undefined ? post.media_url : input.mediaURL;
-    if (content.trim() === '' && !mediaUrl) throw badRequest(POST_EMPTY);
-    const mediaChanged = mediaUrl !== post.media_url;
-    // A post's poll stays as it was posted, and a post has either a poll or an image.
-    if (mediaUrl && post.poll !== null) throw badRequest(PollMessages.pollWithImage);
-    if (mediaChanged) await media.assertUsable(trx, viewer.id, mediaUrl);
-    // Another image does not keep the description of the one it replaces.
-    const altBefore = mediaChanged ? null : post.media_alt;
-    const mediaAlt = mediaUrl
-      ? input.mediaAlt === undefined
-        ? altBefore
-        : altTextOf(input.mediaAlt)
-      : null;
+    const before = albumOf(post);
+    const album = (await requestedAlbum(deps, trx, viewer.id, input, before)) ?? before;
+    if (content.trim() === '' && album.length === 0) throw badRequest(POST_EMPTY);
+    // A post's poll stays as it was posted, and a post has either a poll or images.
+    if (album.length > 0 && post.poll !== null) throw badRequest(PollMessages.pollWithImage);
+    const dropped = urlsMissingFrom(before, album);
     const contentWarning =
       input.contentWarning === undefined
         ? post.content_warning
@@ -55,13 +49,20 @@ export function editPost(
     await writes.updatePost(trx, postId, {
       content,
       entities: encodeEntities(found),
-      media_url: mediaUrl,
-      media_alt: mediaAlt,
+      media_url: album[0]?.url ?? null,
+      media_alt: album[0]?.alt ?? null,
+      media: encodeAlbum(album),
       content_warning: contentWarning,
       sensitive: sensitiveFlag(marked, contentWarning),
       updated_at: Date.now(),
       ...(linkChanged ? { preview_card: null } : {}),
     });
+    await writes.setPostMedia(
+      trx,
+      postId,
+      album.map((image) => image.url),
+      true,
+    );
     const mentioned = await entities.record(trx, 'post', {
       id: postId,
       authorId: viewer.id,
@@ -74,7 +75,8 @@ export function editPost(
       payload: {
         postId,
         authorId: viewer.id,
-        previousMediaURL: mediaChanged ? post.media_url : null,
+        previousMediaURL: dropped[0] ?? null,
+        previousMediaURLs: dropped,
       },
     });
     recordMentions(events, { postId, commentId: null, authorId: viewer.id }, mentioned);

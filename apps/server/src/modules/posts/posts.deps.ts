@@ -23,7 +23,7 @@ export interface PostsServiceDeps {
   /** Member summaries: the author of a post read for a change (in its transaction). */
   authors: { of(ids: readonly string[], within?: Db): Promise<UserStub[]> };
   transact: Transact;
-  media: Pick<MediaService, 'assertUsable'>;
+  media: Pick<MediaService, 'assertUsable' | 'factsOf'>;
   users: Pick<UsersService, 'idOf' | 'followsNearlyEveryone'>;
   entities: Pick<EntitiesService, 'resolve' | 'record' | 'forgetPost'>;
   /** Whose posts each viewer does not see, and which posts they may not touch. */

@@ -29,6 +29,8 @@ export interface PostRecord {
   preview_card: string | null;
   /** The post's poll as its card shows it, as JSON (see modules/polls); null for none. */
   poll: string | null;
+  /** The post's images in order, as JSON (see album.ts); null for none. */
+  media: string | null;
   like_count: number;
   comment_count: number;
   repost_count: number;
@@ -85,6 +87,7 @@ const POST_COLUMNS = [
   'p.sensitive',
   'p.preview_card',
   'p.poll',
+  'p.media',
   'p.like_count',
   'p.comment_count',
   'p.repost_count',

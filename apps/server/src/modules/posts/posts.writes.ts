@@ -21,6 +21,7 @@ const postInsert = compiledCommand(
     contentWarning: string | null,
     sensitive: number,
     createdAt: number,
+    media: string | null,
   ) =>
     db.insertInto('posts').values({
       id,
@@ -33,6 +34,7 @@ const postInsert = compiledCommand(
       sensitive,
       created_at: createdAt,
       updated_at: createdAt,
+      media,
     }),
 );
 
@@ -74,7 +76,23 @@ export async function insertPost(db: Db, post: NewPost): Promise<void> {
     post.content_warning,
     sqlBoolean(post.sensitive) ? 1 : 0,
     post.created_at,
+    post.media,
   );
+}
+
+/** The rows that tell media release which images the post shows (see migration 0028). */
+export async function setPostMedia(
+  db: Db,
+  postId: string,
+  urls: readonly string[],
+  replacing: boolean,
+): Promise<void> {
+  if (replacing) await db.deleteFrom('post_media').where('post_id', '=', postId).execute();
+  if (urls.length === 0) return;
+  await db
+    .insertInto('post_media')
+    .values(urls.map((url, position) => ({ post_id: postId, position, url })))
+    .execute();
 }
 
 export async function updatePost(
@@ -85,6 +103,7 @@ export async function updatePost(
     entities: string | null;
     media_url: string | null;
     media_alt: string | null;
+    media: string | null;
     content_warning: string | null;
     sensitive: number;
     updated_at: number;

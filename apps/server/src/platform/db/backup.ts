@@ -104,6 +104,7 @@ function mediaKeysNamedBy(sqlite: SqliteDatabase.Database): string[] {
   const queries = [
     tables.has('media') && 'select url from media union select thumbnail_url from media',
     tables.has('posts') && 'select media_url from posts where media_url is not null',
+    tables.has('post_media') && 'select url from post_media',
     tables.has('users') && 'select avatar_url from users where avatar_url is not null',
   ].filter((query): query is string => query !== false);
   if (queries.length === 0) return [];

@@ -71,7 +71,8 @@ export const quietMembers: DemoMember[] = [
 export interface DemoPost {
   author: string;
   content: string;
-  image?: 'sunrise' | 'harbour';
+  /** The post's images in order (an album when more than one). */
+  images?: ('sunrise' | 'harbour' | 'meadow' | 'city')[];
   hoursAgo: number;
   likes: number;
   comments: { author: string; text: string }[];
@@ -92,7 +93,7 @@ export const demoPosts: DemoPost[] = [
   {
     author: 'liamchen',
     content: 'Caught the harbour right as the fog lifted this morning.',
-    image: 'harbour',
+    images: ['harbour', 'city', 'meadow'],
     hoursAgo: 9,
     likes: 15,
     comments: [{ author: 'sofia_m', text: 'This could be a postcard.' }],
@@ -130,7 +131,7 @@ export const demoPosts: DemoPost[] = [
   {
     author: 'ada_okafor',
     content: 'Reminder that the Geminids peak next week. Find somewhere dark and look up.',
-    image: 'sunrise',
+    images: ['sunrise', 'meadow'],
     hoursAgo: 72,
     likes: 11,
     comments: [

@@ -27,4 +27,28 @@ export const sceneSvgs = {
 <path d="M526 455 L590 510 L526 510 Z" fill="#f8fafc"/>
 <g stroke="#f0f9ff" stroke-width="3" opacity=".6"><path d="M80 600 h120"/><path d="M300 630 h160"/><path d="M760 590 h140"/><path d="M980 640 h120"/></g>
 </svg>`,
+  meadow: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 675" width="1200" height="675">
+<rect width="1200" height="675" fill="#bfdbfe"/>
+<circle cx="220" cy="150" r="80" fill="#fde68a"/>
+<path d="M0 420 Q300 330 600 410 T1200 390 L1200 675 L0 675 Z" fill="#4ade80"/>
+<path d="M0 520 Q350 450 700 520 T1200 500 L1200 675 L0 675 Z" fill="#16a34a"/>
+<g fill="#f472b6"><circle cx="200" cy="600" r="9"/><circle cx="420" cy="580" r="9"/><circle cx="760" cy="610" r="9"/><circle cx="1010" cy="590" r="9"/></g>
+</svg>`,
+  city: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 675" width="1200" height="675">
+<rect width="1200" height="675" fill="#1e293b"/>
+<circle cx="980" cy="120" r="50" fill="#f1f5f9"/>
+<g fill="#334155"><rect x="80" y="300" width="140" height="375"/><rect x="260" y="200" width="120" height="475"/><rect x="420" y="340" width="180" height="335"/><rect x="640" y="160" width="110" height="515"/><rect x="800" y="280" width="160" height="395"/><rect x="1000" y="380" width="140" height="295"/></g>
+<g fill="#facc15" opacity=".8"><rect x="110" y="340" width="20" height="20"/><rect x="290" y="240" width="20" height="20"/><rect x="470" y="380" width="20" height="20"/><rect x="670" y="220" width="20" height="20"/><rect x="840" y="320" width="20" height="20"/><rect x="1040" y="420" width="20" height="20"/></g>
+</svg>`,
+};
+
+/** The demo scenes' size, the same for every scene. */
+export const SCENE_SIZE = { width: 1200, height: 675 };
+
+/** What each demo scene shows, for people who cannot see it. */
+export const sceneAlts: Record<keyof typeof sceneSvgs, string> = {
+  sunrise: 'A starry purple sky turning orange over dark mountains, with a shooting star.',
+  harbour: 'A sailing boat on a misty blue harbour under a pale sun.',
+  meadow: 'Green rolling hills dotted with pink flowers under a yellow sun.',
+  city: 'Dark city towers with lit windows under a full moon.',
 };

@@ -26,6 +26,7 @@ import * as pinnedPosts from './migrations/0024_pinned_posts';
 import * as contentWarnings from './migrations/0025_content_warnings';
 import * as linkPreviews from './migrations/0026_link_previews';
 import * as mediaBlurhash from './migrations/0027_media_blurhash';
+import * as albums from './migrations/0028_albums';
 import * as polls from './migrations/0029_polls';
 import * as reposts from './migrations/0031_reposts';
 
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0025_content_warnings': contentWarnings,
   '0026_link_previews': linkPreviews,
   '0027_media_blurhash': mediaBlurhash,
+  '0028_albums': albums,
   '0029_polls': polls,
   '0031_reposts': reposts,
 };

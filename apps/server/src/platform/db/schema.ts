@@ -46,6 +46,8 @@ export interface PostsTable {
   preview_card: Generated<string | null>;
   /** The poll as a card shows it, as JSON (see modules/polls); null for none. */
   poll: Generated<string | null>;
+  /** The post's images in order, as JSON (see modules/posts/album.ts); null for none. */
+  media: Generated<string | null>;
 }
 
 /** A post's poll (migration 0029): its totals kept by each vote; `closed` set by the closing job. */
@@ -79,6 +81,13 @@ export interface PollVotesTable {
   poll_id: string;
   user_id: string;
   position: number;
+}
+
+/** One image of a post (migration 0028), so that media release can tell an image is used. */
+export interface PostMediaTable {
+  post_id: string;
+  position: number;
+  url: string;
 }
 
 /** What a link's page said of itself, one row per URL (migration 0026). */
@@ -310,6 +319,7 @@ export interface Database {
   member_name_pairs: MemberNamePairsTable;
   member_name_triples: MemberNameTriplesTable;
   posts: PostsTable;
+  post_media: PostMediaTable;
   likes: LikesTable;
   comments: CommentsTable;
   comment_votes: CommentVotesTable;

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { newId } from '../../lib/ids';
 import { hashPassword } from '../../lib/password';
 import { demoFollows, demoPosts, featuredMembers, quietMembers } from './demo-content';
-import { avatarSvg, sceneSvgs } from './demo-images';
+import { avatarSvg, SCENE_SIZE, sceneAlts, sceneSvgs } from './demo-images';
 import { backfillEntities } from './migrations/discovery-backfill';
 import type { Database } from './schema';
 
@@ -106,17 +106,31 @@ async function insertPosts(trx: Trx, idOf: IdOf, now: number): Promise<void> {
   for (const post of demoPosts) {
     const createdAt = now - post.hoursAgo * HOUR;
     const postId = newId(createdAt);
+    const album = (post.images ?? []).map((scene) => ({
+      url: `/media/demo/${scene}.svg`,
+      alt: sceneAlts[scene],
+      ...SCENE_SIZE,
+      blurhash: null,
+    }));
     await trx
       .insertInto('posts')
       .values({
         id: postId,
         user_id: idOf(post.author),
         content: post.content,
-        media_url: post.image ? `/media/demo/${post.image}.svg` : null,
+        media_url: album[0]?.url ?? null,
+        media_alt: album[0]?.alt ?? null,
+        media: album.length === 0 ? null : JSON.stringify(album),
         created_at: createdAt,
         updated_at: createdAt,
       })
       .execute();
+    if (album.length > 0) {
+      await trx
+        .insertInto('post_media')
+        .values(album.map(({ url }, position) => ({ post_id: postId, position, url })))
+        .execute();
+    }
     const likers = members.filter((m) => m.username !== post.author).slice(0, post.likes);
     await trx
       .insertInto('likes')

@@ -27,6 +27,10 @@ const record: PostRecord = {
     imageHeight: 630,
   }),
   poll: null,
+  media: JSON.stringify([
+    { url: '/media/bird.webp', alt: 'Un oiseau, ü', width: 800, height: 600, blurhash: 'LEHV6n' },
+    { url: '/media/nest.webp', alt: null, width: 640, height: 480, blurhash: null },
+  ]),
   like_count: 7,
   comment_count: 3,
   repost_count: 2,
@@ -63,6 +67,7 @@ const records: Record<string, PostRecord> = {
     media_url: null,
     media_alt: null,
     preview_card: null,
+    media: null,
     like_count: 0,
     comment_count: 0,
     updated_at: record.created_at,

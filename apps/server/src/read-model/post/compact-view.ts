@@ -64,6 +64,7 @@ export function expandView(id: string, compact: CompactView): PostView {
       entities: post.entities,
       mediaURL: post.mediaURL,
       mediaAlt: post.mediaAlt,
+      media: post.media,
       contentWarning: post.contentWarning,
       sensitive: post.sensitive,
       card: post.card,

@@ -18,6 +18,7 @@ const card: PostRecord = {
   sensitive: 0,
   preview_card: null,
   poll: null,
+  media: null,
   like_count: 3,
   comment_count: 2,
   repost_count: 1,

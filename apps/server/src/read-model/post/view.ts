@@ -6,6 +6,7 @@ import { sqlBoolean } from '../../platform/db/dialect';
 import { compileJson, joinedObjects, ownCopy, withJson } from '../../lib/serialized';
 import type { PostCardRow, PostRecord } from '../../modules/posts/posts.repository';
 import { decodePoll, presentPoll, type PollData } from './poll-view';
+import { albumOf } from '../../modules/posts/album';
 
 type Reader = { id: string; username: string } | null;
 
@@ -104,6 +105,7 @@ export function viewOf(record: PostRecord, author: UserStub): PostView {
     entities: decodeEntities(record.entities),
     mediaURL: record.media_url,
     mediaAlt: record.media_alt,
+    media: albumOf(record),
     contentWarning: record.content_warning,
     sensitive: sqlBoolean(record.sensitive),
     card: decodePreviewCard(record.preview_card),
@@ -162,6 +164,7 @@ export function presentPost(view: PostView, marks: Marks, viewer: Reader): Post 
     entities: shared.entities,
     mediaURL: shared.mediaURL,
     mediaAlt: shared.mediaAlt,
+    media: shared.media,
     contentWarning: shared.contentWarning,
     sensitive: shared.sensitive,
     card: shared.card,

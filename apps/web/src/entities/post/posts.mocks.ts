@@ -34,6 +34,18 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     entities: [],
     mediaURL: null,
     mediaAlt: null,
+    // A post made with one image (mediaURL) holds it as a one-image album, as the server answers.
+    media: overrides.mediaURL
+      ? [
+          {
+            url: overrides.mediaURL,
+            alt: overrides.mediaAlt ?? null,
+            width: null,
+            height: null,
+            blurhash: null,
+          },
+        ]
+      : [],
     contentWarning: null,
     sensitive: false,
     card: null,

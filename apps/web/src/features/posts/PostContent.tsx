@@ -5,6 +5,7 @@ import { RichText } from '../../shared/components/RichText';
 import { ImageIcon } from '../../shared/components/postIcons';
 import { LinkPreview } from './LinkPreview';
 import { PollView } from './PollView';
+import { PostAlbum } from './PostAlbum';
 
 interface PostImageProps {
   src: string;
@@ -116,13 +117,21 @@ function Shown({
           <RichText text={post.content} entities={post.entities} />
         </p>
       )}
-      {post.mediaURL && (
-        <PostImage
-          src={post.mediaURL}
-          description={post.mediaAlt}
+      {post.media.length > 1 ? (
+        <PostAlbum
+          images={post.media}
           fallbackAlt={`Image posted by ${fullName}`}
           sensitive={sensitive}
         />
+      ) : (
+        post.mediaURL && (
+          <PostImage
+            src={post.mediaURL}
+            description={post.mediaAlt}
+            fallbackAlt={`Image posted by ${fullName}`}
+            sensitive={sensitive}
+          />
+        )
       )}
       {post.card && <LinkPreview card={post.card} />}
       {post.poll && <PollView poll={post.poll} postId={post._id} />}

@@ -87,21 +87,32 @@ export function avatar(
   />`;
 }
 
-/** A post's image with its description and size; `eager`: fetched first, not lazily. */
+/**
+ * A post's images in order, each with its description and size; `eager`: the first is fetched
+ * first, not lazily.
+ */
 export function postImage(post: Post, context: PageContext, eager: boolean): Html | null {
-  if (!post.mediaURL) return null;
-  const size = context.sizes.get(post.mediaURL) ?? DEFAULT_IMAGE_SIZE;
-  const alt = post.mediaAlt ?? `Image posted by ${displayName(post.author)}`;
-  const loading = eager ? html` fetchpriority="high"` : html` loading="lazy"`;
-  return html`<img
-    class="public-post-image"
-    src="${post.mediaURL}"
-    alt="${alt}"
-    width="${size.width}"
-    height="${size.height}"
-    decoding="async"
-    ${loading}
-  />`;
+  if (post.media.length === 0) return null;
+  const images = post.media.map((image, index) => {
+    const size =
+      image.width !== null && image.height !== null
+        ? { width: image.width, height: image.height }
+        : (context.sizes.get(image.url) ?? DEFAULT_IMAGE_SIZE);
+    const alt = image.alt ?? `Image posted by ${displayName(post.author)}`;
+    const loading = eager && index === 0 ? html` fetchpriority="high"` : html` loading="lazy"`;
+    return html`<img
+      class="public-post-image"
+      src="${image.url}"
+      alt="${alt}"
+      width="${size.width}"
+      height="${size.height}"
+      decoding="async"
+      ${loading}
+    />`;
+  });
+  return images.length === 1
+    ? (images[0] ?? null)
+    : html`<div class="public-post-album">${images}</div>`;
 }
 
 /** A post's likes and comments, the comments linking to its page. */
