@@ -9,7 +9,12 @@ import { previewCardSchema } from './previewCard';
 const id = z.string();
 
 export const domainEventSchemas = {
-  'post.created': z.object({ postId: id, authorId: id }),
+  /** quote: the post it quotes and that post's author, when it quotes one. */
+  'post.created': z.object({
+    postId: id,
+    authorId: id,
+    quote: z.object({ postId: id, authorId: id }).optional(),
+  }),
   /** previousMediaURL: the image the edit replaced or removed, if any. */
   'post.edited': z.object({ postId: id, authorId: id, previousMediaURL: z.string().nullable() }),
   'post.deleted': z.object({ postId: id, authorId: id, mediaURL: z.string().nullable() }),

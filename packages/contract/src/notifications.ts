@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nextCursorSchema, pageQuerySchema } from './pagination';
 import { recordIdFields, userStubSchema } from './records';
 
-export const NOTIFICATION_KINDS = ['like', 'comment', 'follow', 'mention'] as const;
+export const NOTIFICATION_KINDS = ['like', 'comment', 'follow', 'mention', 'quote'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** How many of a group's members are named; the rest are counted ("and 3 others"). */
@@ -23,7 +23,7 @@ export const notificationGroupSchema = z.object({
   actors: z.array(notificationActorSchema),
   /** How many members in all. */
   actorCount: z.number().int(),
-  /** The post liked, commented on or mentioned in; null for follows. */
+  /** The post liked, commented on or mentioned in, or the quote; null for follows. */
   post: z
     .object({ ...recordIdFields, content: z.string(), mediaURL: z.string().nullable() })
     .nullable(),

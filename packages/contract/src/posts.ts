@@ -4,6 +4,7 @@ import { commentSchema } from './comment';
 import { entitySchema } from './entities';
 import { nextCursorSchema } from './pagination';
 import { previewCardSchema } from './previewCard';
+import { postQuoteSchema, quoteIdSchema } from './quotes';
 import { recordIdFields, userRefSchema, userStubSchema } from './records';
 import {
   CONTENT_WARNING_MAX,
@@ -56,6 +57,8 @@ export const postInputSchema = z.object({
     .optional(),
   /** The post's images are blurred until the reader presses them (or always shows them). */
   sensitive: z.boolean({ error: 'sensitive must be true or false.' }).optional(),
+  /** The post this one quotes, set when it is created (an edit leaves it as it was); null: none. */
+  quoteId: quoteIdSchema.nullable().optional(),
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
@@ -117,6 +120,8 @@ export const postSchema = z.object({
   comments: z.array(commentSchema).optional(),
   likedByViewer: z.boolean(),
   bookmarkedByViewer: z.boolean(),
+  /** The post it quotes as the reader may see it; null when it quotes none. */
+  quote: postQuoteSchema.nullable(),
 });
 export type Post = z.infer<typeof postSchema>;
 

@@ -80,6 +80,7 @@ function createReadModel({ db, reads, config }: Pick<ServicesDeps, 'db' | 'reads
     maxViewerStateIds: 250_000,
     maxViewerStatesPerMember: 5_000,
     authors,
+    hiddenFor: hidden.hiddenFor,
   });
   const commentViews = createCommentPresenter({
     reads,

@@ -28,6 +28,7 @@ const post: LockedPost = {
   last_name: 'B',
   avatar_url: null,
   pinned: false,
+  quote_id: null,
   liked: false,
   bookmarked: false,
 };

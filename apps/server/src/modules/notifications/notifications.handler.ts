@@ -5,6 +5,7 @@ import type { DurableConsumer } from '../../platform/events/consumer';
 import { newId } from '../../lib/ids';
 import type { HiddenMembers } from '../safety/hidden-members';
 import * as repo from './notifications.repository';
+import { applyQuote } from './quote-notification';
 
 type Db = Kysely<Database>;
 type Safety = Pick<HiddenMembers, 'keepsFrom' | 'hiddenWithin'>;
@@ -195,6 +196,11 @@ function rowsNamedBy(event: PublishedEvent): {
         comments: commentId === null ? [] : [commentId],
       };
     }
+    case 'post.created': {
+      const { postId, authorId, quote } = event.payload;
+      if (!quote) return { users: [], posts: [], comments: [] };
+      return { users: [authorId, quote.authorId], posts: [postId, quote.postId], comments: [] };
+    }
     default:
       return { users: [], posts: [], comments: [] };
   }
@@ -237,6 +243,7 @@ export const createNotificationsConsumer = (safety: Safety): DurableConsumer => 
     'post.deleted',
     'comment.deleted',
     'members.mentioned',
+    'post.created',
   ]),
   async handle(trx, events, recorder) {
     await holdRowsFirst(trx, events);
@@ -246,6 +253,11 @@ export const createNotificationsConsumer = (safety: Safety): DurableConsumer => 
         for (const recipientId of await applyMentions(trx, event, safety)) {
           changed.add(recipientId);
         }
+        continue;
+      }
+      if (event.type === 'post.created') {
+        const told = await applyQuote(trx, event, safety);
+        if (told) changed.add(told);
         continue;
       }
       const { recipientId } = await apply(trx, event, safety);

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids';
 import { recordMentions } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import { readPost } from './open';
+import { quoteTarget } from './quote';
 import { altTextOf, contentWarningOf, sensitiveFlag, type PostsDeps } from './posts.deps';
 import * as writes from './posts.writes';
 
@@ -22,6 +23,8 @@ export async function createPost(
       const earlier = await idempotency.replayed(trx, viewer.id, idempotencyKey, 'post');
       if (earlier !== null) return earlier;
     }
+    // The quoted post is held first: a post's lock comes before members' rows (lock order).
+    const quote = await quoteTarget(deps, trx, input.quoteId, viewer);
     await media.assertUsable(trx, viewer.id, input.mediaURL);
     const content = input.content ?? '';
     const found = await entities.resolve(trx, content);
@@ -36,6 +39,7 @@ export async function createPost(
       content_warning: contentWarning,
       sensitive: sensitiveFlag(input.sensitive ?? false, contentWarning),
       created_at: now,
+      quote_id: quote?.postId ?? null,
     };
     await writes.insertPost(trx, row);
     await writes.adjustPostsCount(trx, viewer.id, 1);
@@ -47,7 +51,11 @@ export async function createPost(
       fresh: true,
     });
     await timelines.posted(trx, viewer.id, id);
-    events.record({ type: 'post.created', payload: { postId: id, authorId: viewer.id } });
+    const quoted = quote ? { quote } : {};
+    events.record({
+      type: 'post.created',
+      payload: { postId: id, authorId: viewer.id, ...quoted },
+    });
     recordMentions(events, { postId: id, commentId: null, authorId: viewer.id }, mentioned);
     if (idempotencyKey !== undefined) {
       await idempotency.made(trx, viewer.id, idempotencyKey, { post_id: id });

@@ -33,6 +33,8 @@ export interface PostRecord {
   updated_at: number;
   /** Whether its author pinned it (see pinnedFlag): 0/1 on SQLite, a boolean on PostgreSQL. */
   pinned: unknown;
+  /** The post it quotes (perhaps deleted since); null for none. */
+  quote_id: string | null;
 }
 
 /** A post with its author and the viewer's states: everything a card shows. */
@@ -84,6 +86,7 @@ const POST_COLUMNS = [
   'p.comment_count',
   'p.created_at',
   'p.updated_at',
+  'p.quote_id',
 ] as const;
 
 const CARD_COLUMNS = [
@@ -585,5 +588,20 @@ export function lockPostForCard(db: Db, postId: string): Promise<PostLinkRow | u
       .select(['p.id', 'p.user_id', 'p.content', 'p.preview_card'])
       .where('p.id', '=', postId),
     (query) => query.forNoKeyUpdate(),
+  ).executeTakeFirst();
+}
+
+/**
+ * The post to be quoted, held until the transaction ends so that it is not deleted meanwhile
+ * (PostgreSQL: FOR KEY SHARE, which waits only for a deletion); undefined when it is gone.
+ */
+export function holdQuotedPost(
+  db: Db,
+  postId: string,
+): Promise<{ id: string; user_id: string } | undefined> {
+  return withRowLock(
+    db,
+    db.selectFrom('posts as p').select(['p.id', 'p.user_id']).where('p.id', '=', postId),
+    (query) => query.forKeyShare(),
   ).executeTakeFirst();
 }

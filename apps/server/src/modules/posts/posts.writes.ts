@@ -21,6 +21,7 @@ const postInsert = compiledCommand(
     contentWarning: string | null,
     sensitive: number,
     createdAt: number,
+    quoteId: string | null,
   ) =>
     db.insertInto('posts').values({
       id,
@@ -33,6 +34,7 @@ const postInsert = compiledCommand(
       sensitive,
       created_at: createdAt,
       updated_at: createdAt,
+      quote_id: quoteId,
     }),
 );
 
@@ -65,6 +67,7 @@ export async function insertPost(db: Db, post: NewPost): Promise<void> {
     post.content_warning,
     sqlBoolean(post.sensitive) ? 1 : 0,
     post.created_at,
+    post.quote_id,
   );
 }
 

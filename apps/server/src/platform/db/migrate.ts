@@ -26,6 +26,7 @@ import * as pinnedPosts from './migrations/0024_pinned_posts';
 import * as contentWarnings from './migrations/0025_content_warnings';
 import * as linkPreviews from './migrations/0026_link_previews';
 import * as mediaBlurhash from './migrations/0027_media_blurhash';
+import * as quotePosts from './migrations/0030_quote_posts';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 export const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0025_content_warnings': contentWarnings,
   '0026_link_previews': linkPreviews,
   '0027_media_blurhash': mediaBlurhash,
+  '0030_quote_posts': quotePosts,
 };
 
 const provider: MigrationProvider = {

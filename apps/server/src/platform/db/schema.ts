@@ -42,6 +42,8 @@ export interface PostsTable {
   updated_at: number;
   /** The preview card the post shows, as JSON (see modules/preview-cards); null for none. */
   preview_card: Generated<string | null>;
+  /** The post it quotes, kept when that post is deleted (migration 0030); null: none. */
+  quote_id: Generated<string | null>;
 }
 
 /** What a link's page said of itself, one row per URL (migration 0026). */

@@ -32,6 +32,7 @@ const record: PostRecord = {
   updated_at: Date.UTC(2026, 10, 2, 8, 30, 0, 5),
   // Pinned, as SQLite answers it.
   pinned: 1,
+  quote_id: null,
 };
 
 const stub: UserStub = {
@@ -66,6 +67,7 @@ const records: Record<string, PostRecord> = {
     updated_at: record.created_at,
     pinned: false,
   },
+  'quoting a post': { ...record, quote_id: '01JE0000000000000000000000' },
 };
 
 describe('a compact card', () => {
@@ -85,11 +87,13 @@ describe('a compact card', () => {
         created_at: row.created_at,
         like_count: row.like_count,
         comment_count: row.comment_count,
+        quote_id: row.quote_id,
       });
       for (const reader of readers) {
         for (const [liked, bookmarked] of flags) {
-          const expected = presentPost(view, liked, bookmarked, reader);
-          const post = presentPost(expanded, liked, bookmarked, reader);
+          const quote = row.quote_id === null ? null : ({ state: 'unavailable' } as const);
+          const expected = presentPost(view, liked, bookmarked, reader, quote);
+          const post = presentPost(expanded, liked, bookmarked, reader, quote);
           expect(String(answerJson(post))).toBe(String(answerJson(expected)));
           expect(post).toEqual(expected);
         }

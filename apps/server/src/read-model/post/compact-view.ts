@@ -18,6 +18,8 @@ export interface CompactView {
   createdAt: number;
   likeCount: number;
   commentCount: number;
+  /** The post it quotes (see quotes.ts); null for none. */
+  quoteId: string | null;
   /** How often it was read since it was compact (see PostViewCache). */
   reads: number;
 }
@@ -30,6 +32,7 @@ export function compactView(view: PostView): CompactView {
     createdAt: view.row.created_at,
     likeCount: view.row.like_count,
     commentCount: view.row.comment_count,
+    quoteId: view.row.quote_id,
     reads: 0,
   };
 }
@@ -49,6 +52,7 @@ export function expandView(id: string, compact: CompactView): PostView {
       created_at: compact.createdAt,
       like_count: compact.likeCount,
       comment_count: compact.commentCount,
+      quote_id: compact.quoteId,
     },
     shared: {
       _id: id,

@@ -5,6 +5,7 @@ import type { Database } from '../../platform/db/schema';
 import type { PostCardRow, PostRecord } from '../../modules/posts/posts.repository';
 import { createViewerStates } from '../viewer-state/viewer-states';
 import { createHydrator, createStateHydrator, type ListedPost } from './hydrate';
+import { createQuoteResolver, quoteOf } from './quotes';
 import { createPostViewCache } from './view-cache';
 import { presentPost, toPost, type PostView } from './view';
 
@@ -23,6 +24,8 @@ export interface PostPresenterDeps {
   maxViewerStatesPerMember: number;
   /** Member summaries: a post shows its author's. */
   authors: { of(ids: readonly string[]): Promise<UserStub[]> };
+  /** The members whose posts the viewer does not see: their quoted posts show as unavailable. */
+  hiddenFor: (viewerId: string | null) => Promise<readonly string[]>;
 }
 
 /**
@@ -43,8 +46,16 @@ export function createPostPresenter(deps: PostPresenterDeps) {
     maxIds: deps.maxViewerStateIds,
     maxPerMember: deps.maxViewerStatesPerMember,
   });
-  const hydrate = createHydrator(views, viewerStates);
-  const withViewerStates = createStateHydrator(viewerStates);
+  const quotesOf = createQuoteResolver({ views, hiddenFor: deps.hiddenFor });
+  const hydrate = createHydrator(views, viewerStates, quotesOf);
+  const withViewerStates = createStateHydrator(viewerStates, quotesOf);
+
+  /** A row read for a change as the viewer sees it, its quote resolved for them. */
+  async function fromRow(row: PostCardRow, viewer: Viewer | null): Promise<Post> {
+    if (row.quote_id === null) return toPost(row, viewer);
+    const quotes = await quotesOf([{ row }], viewer?.id ?? null);
+    return toPost(row, viewer, quotes.get(row.quote_id) ?? null);
+  }
 
   /**
    * The posts among `ids` that exist, in that order, as the viewer sees them; `rows`, when the
@@ -80,17 +91,19 @@ export function createPostPresenter(deps: PostPresenterDeps) {
     /** A post just written, from its record as written (undefined when its author is gone). */
     written: async (post: PostRecord, viewer: Viewer): Promise<Post | undefined> => {
       const view = await views.written(post);
-      return view ? presentPost(view, false, false, viewer) : undefined;
+      if (!view) return undefined;
+      const quote = quoteOf(view, await quotesOf([view], viewer.id));
+      return presentPost(view, false, false, viewer, quote);
     },
     /** A row read for a change (with the viewer's state it asked for), as the API shows it. */
-    fromRow: toPost,
+    fromRow,
     /**
      * A row read for a change without the viewer's state, with the state cached for the viewer.
      * After the change committed: the state may be read through another connection.
      */
     fromRowWithViewerState: async (row: PostCardRow, viewer: Viewer): Promise<Post> => {
       const state = (await viewerStates.of(viewer.id, [row.id])).get(row.id);
-      return toPost(
+      return fromRow(
         { ...row, liked: state?.liked ?? false, bookmarked: state?.bookmarked ?? false },
         viewer,
       );
@@ -111,7 +124,7 @@ export function createPostPresenter(deps: PostPresenterDeps) {
 }
 
 function present(post: ListedPost, viewer: Viewer | null): Post {
-  return presentPost(post.view, post.liked, post.bookmarked, viewer);
+  return presentPost(post.view, post.liked, post.bookmarked, viewer, post.quote);
 }
 
 export type PostPresenter = ReturnType<typeof createPostPresenter>;

@@ -1,4 +1,10 @@
-import { postSchema, type Post, type PreviewCard, type UserStub } from '@perch/contract';
+import {
+  postSchema,
+  type Post,
+  type PostQuote,
+  type PreviewCard,
+  type UserStub,
+} from '@perch/contract';
 import type { z } from 'zod';
 import { decodeEntities } from '../../modules/discovery/entities.codec';
 import { toIso } from '../../lib/time';
@@ -8,7 +14,7 @@ import type { PostCardRow, PostRecord } from '../../modules/posts/posts.reposito
 
 type Reader = { id: string; username: string } | null;
 
-export function toPost(row: PostCardRow, viewer: Reader): Post {
+export function toPost(row: PostCardRow, viewer: Reader, quote: PostQuote | null = null): Post {
   const author: UserStub = {
     _id: row.user_id,
     id: row.user_id,
@@ -17,7 +23,7 @@ export function toPost(row: PostCardRow, viewer: Reader): Post {
     lastName: row.last_name,
     avatarURL: row.avatar_url,
   };
-  return presentPost(viewOf(row, author), row.liked, row.bookmarked, viewer);
+  return presentPost(viewOf(row, author), row.liked, row.bookmarked, viewer, quote);
 }
 
 /** The fields every reader sees alike, serialized once with the card. */
@@ -27,6 +33,7 @@ const sharedPartSchema = postSchema.omit({
   comments: true,
   likedByViewer: true,
   bookmarkedByViewer: true,
+  quote: true,
 });
 /** The counts and the viewer's states, the part written for each reader who liked or bookmarked it. */
 const viewerPartSchema = postSchema.pick({
@@ -34,6 +41,8 @@ const viewerPartSchema = postSchema.pick({
   commentCount: true,
   likedByViewer: true,
   bookmarkedByViewer: true,
+  // Resolved for each reader (see quotes.ts): the cached bytes hold null.
+  quote: true,
 });
 type SharedPart = z.infer<typeof sharedPartSchema>;
 type ViewerPart = z.infer<typeof viewerPartSchema>;
@@ -44,7 +53,10 @@ const viewerJson = compileJson(viewerPartSchema);
 /** What a card shows every reader, formatted and serialized once (the card cache caches it). */
 export interface PostView {
   /** What lists read of the card: its order, its author, its counts. */
-  row: Pick<PostRecord, 'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count'>;
+  row: Pick<
+    PostRecord,
+    'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count' | 'quote_id'
+  >;
   shared: SharedPart;
   /**
    * The post's JSON as UTF-8, as a reader who neither liked nor bookmarked it sees it: the shared
@@ -62,6 +74,7 @@ function unflaggedPart(record: PostRecord): ViewerPart {
     commentCount: record.comment_count,
     likedByViewer: false,
     bookmarkedByViewer: false,
+    quote: null,
   };
 }
 
@@ -116,6 +129,7 @@ export function presentPost(
   likedFlag: unknown,
   bookmarkedFlag: unknown,
   viewer: Reader,
+  quote: PostQuote | null = null,
 ): Post {
   const liked = viewer !== null && sqlBoolean(likedFlag);
   const bookmarked = viewer !== null && sqlBoolean(bookmarkedFlag);
@@ -142,8 +156,10 @@ export function presentPost(
     commentCount: view.row.comment_count,
     likedByViewer: liked,
     bookmarkedByViewer: bookmarked,
+    quote,
   };
-  if (!liked && !bookmarked) return withJson(post, [view.json]);
+  // A quote is the reader's own (see quotes.ts): it is written for each reader, as a mark is.
+  if (!liked && !bookmarked && view.row.quote_id === null) return withJson(post, [view.json]);
   // The compiled serializer reads only the viewer part's fields of the post.
   return withJson(post, [view.json.subarray(0, view.viewerPartAt), viewerJson(post).slice(1)]);
 }

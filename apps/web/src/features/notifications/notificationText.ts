@@ -27,6 +27,8 @@ export function notificationVerb(kind: NotificationGroup['kind']): string {
       return 'followed you';
     case 'mention':
       return 'mentioned you';
+    case 'quote':
+      return 'quoted your post';
   }
 }
 

@@ -2,6 +2,7 @@ import type { Comment, Post } from '@perch/contract';
 import type { PublicMember } from '../../users/users.service';
 import { headTags, type PreviewImage } from './head';
 import { html, type Html } from './html';
+import { quoteBlock } from './quote';
 import {
   avatar,
   counted,
@@ -123,7 +124,7 @@ function postContent(view: PostView): Html {
             <p class="public-username">@${user.username}</p>
           </div>
         </div>
-        ${postBody(post, context, true)}
+        ${postBody(post, context, true)} ${quoteBlock(post, context)}
         <p class="public-post-meta">${timeOf(post.createdAt)}</p>
         ${postStats(post, false)}
       </article>
