@@ -81,6 +81,8 @@ export interface PublishVariables extends PostWarnings {
   image: File | null;
   /** The image's description ('' for none). */
   altText: string;
+  /** The post it quotes (absent: none). */
+  quoteId?: string;
   onProgress?: (fraction: number) => void;
 }
 

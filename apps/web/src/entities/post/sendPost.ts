@@ -5,7 +5,10 @@ import { createPost } from './posts.api';
 
 /** Sends one post: its image first, then the post, under its Idempotency-Key. */
 export async function sendPost(
-  post: Pick<QueuedPost, 'id' | 'content' | 'image' | 'altText' | 'contentWarning' | 'sensitive'>,
+  post: Pick<
+    QueuedPost,
+    'id' | 'content' | 'image' | 'altText' | 'contentWarning' | 'sensitive' | 'quoteId'
+  >,
   token: string,
   onProgress?: (fraction: number) => void,
 ): Promise<Post> {
@@ -18,6 +21,7 @@ export async function sendPost(
     ...(mediaURL && post.altText.trim() !== '' ? { mediaAlt: post.altText } : {}),
     ...(post.contentWarning?.trim() ? { contentWarning: post.contentWarning } : {}),
     ...(mediaURL && post.sensitive ? { sensitive: true } : {}),
+    ...(post.quoteId ? { quoteId: post.quoteId } : {}),
   };
   return (await createPost(postData, token, { idempotencyKey: post.id })).post;
 }

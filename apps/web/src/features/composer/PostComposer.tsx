@@ -1,3 +1,4 @@
+import type { Post } from '@perch/contract';
 import { useCallback, useMemo, useState } from 'react';
 import { Avatar } from '../../shared/components/Avatar';
 import { Button } from '../../shared/components/Button';
@@ -13,6 +14,7 @@ import {
   type EditorWarnings,
 } from './Warnings';
 import { useCreatePost } from '../../entities/post/posts.queries';
+import { QuoteAttachment } from './QuoteAttachment';
 
 export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
 
@@ -30,6 +32,8 @@ interface PostComposerProps {
   /** Focus the text when the box appears (in a dialog). */
   autoFocus?: boolean;
   className?: string;
+  /** The post the new post quotes, shown under the text until removed. */
+  quote?: Post;
 }
 
 /**
@@ -38,7 +42,7 @@ interface PostComposerProps {
  * server then refuses a post with neither text nor image and the failure toast says so. What is
  * typed is kept as a draft on this device until it is posted (features/drafts).
  */
-export function PostComposer({ onPosted, autoFocus = false, className }: PostComposerProps) {
+export function PostComposer({ onPosted, autoFocus = false, className, quote }: PostComposerProps) {
   const { user } = useRequiredSession();
   const [text, setText] = useState('');
   const [image, setImage] = useState<File | null>(null);
@@ -46,6 +50,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const [warnings, setWarnings] = useState<EditorWarnings>(NO_WARNINGS);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
+  const [quoted, setQuoted] = useState<Post | null>(quote ?? null);
   const create = useCreatePost();
   const draft = useDraft({
     memberId: user._id,
@@ -71,6 +76,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
         image,
         altText: image ? altText : '',
         ...warningsToSend(warnings),
+        ...(quoted ? { quoteId: quoted._id } : {}),
         onProgress: image ? setProgress : undefined,
       },
       {
@@ -79,6 +85,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
           setImage(null);
           setAltText('');
           setWarnings(NO_WARNINGS);
+          setQuoted(null);
           setEmojiOpen(false);
           void draft.clear();
           onPosted?.();
@@ -131,6 +138,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
           </>
         }
       />
+      {quoted && <QuoteAttachment post={quoted} onChange={setQuoted} />}
     </section>
   );
 }

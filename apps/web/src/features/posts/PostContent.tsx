@@ -4,6 +4,7 @@ import { usePreferences } from '../../entities/session/preferences';
 import { RichText } from '../../shared/components/RichText';
 import { ImageIcon } from '../../shared/components/postIcons';
 import { LinkPreview } from './LinkPreview';
+import { QuoteEmbed } from '../../entities/post/QuoteEmbed';
 
 interface PostImageProps {
   src: string;
@@ -124,6 +125,7 @@ function Shown({
         />
       )}
       {post.card && <LinkPreview card={post.card} />}
+      {post.quote && <QuoteEmbed quote={post.quote} />}
     </>
   );
 }

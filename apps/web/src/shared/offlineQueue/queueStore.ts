@@ -15,6 +15,8 @@ export interface QueuedPost {
   contentWarning?: string;
   /** Whether the image is marked sensitive (absent: not). */
   sensitive?: boolean;
+  /** The post it quotes (absent: none). */
+  quoteId?: string;
   queuedAt: number;
   /** The session it was written in, for the service worker to send it with (absent on old ones). */
   token?: string;
