@@ -9,7 +9,12 @@ import { previewCardSchema } from './previewCard';
 const id = z.string();
 
 export const domainEventSchemas = {
-  'post.created': z.object({ postId: id, authorId: id }),
+  /** quote: the post it quotes and that post's author, when it quotes one. */
+  'post.created': z.object({
+    postId: id,
+    authorId: id,
+    quote: z.object({ postId: id, authorId: id }).optional(),
+  }),
   /**
    * previousMediaURLs: the images the edit removed from the post (previousMediaURL: the first of
    * them, for clients that know one image a post), empty when it kept them all.

@@ -33,3 +33,4 @@ export * from './postRules';
 export * from './searchRules';
 export * from './streamRules';
 export * from './userRules';
+export * from './quotes';

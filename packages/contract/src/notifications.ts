@@ -9,6 +9,7 @@ export const NOTIFICATION_KINDS = [
   'mention',
   'repost',
   'poll',
+  'quote',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -31,8 +32,9 @@ export const notificationGroupSchema = z.object({
   /** How many members in all. */
   actorCount: z.number().int(),
   /**
-   * The post liked, reposted, commented on or mentioned in, or whose poll ended (its actor is the
-   * poll's author: the viewer's own poll, or one they voted in); null for follows.
+   * The post liked, reposted, commented on or mentioned in, the quote, or the post whose poll
+   * ended (its actor is the poll's author: the viewer's own poll, or one they voted in); null for
+   * follows.
    */
   post: z
     .object({ ...recordIdFields, content: z.string(), mediaURL: z.string().nullable() })

@@ -6,6 +6,7 @@ import { nextCursorSchema } from './pagination';
 import { previewCardSchema } from './previewCard';
 import { pollInputSchema, pollSchema } from './polls';
 import { PollMessages } from './pollRules';
+import { postQuoteSchema, quoteIdSchema } from './quotes';
 import { recordIdFields, userRefSchema, userStubSchema } from './records';
 import {
   CONTENT_WARNING_MAX,
@@ -64,6 +65,8 @@ export const postInputSchema = z.object({
    * post holds them, mediaURL and mediaAlt decide, as for clients that know one image a post.
    */
   media: postMediaInputSchema.nullable().optional(),
+  /** The post this one quotes, set when it is created (an edit leaves it as it was); null: none. */
+  quoteId: quoteIdSchema.nullable().optional(),
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
@@ -146,6 +149,8 @@ export const postSchema = z.object({
   repostedByViewer: z.boolean(),
   /** The post's poll as the viewer sees it (see pollSchema); null when it has none. */
   poll: pollSchema.nullable(),
+  /** The post it quotes as the reader may see it; null when it quotes none. */
+  quote: postQuoteSchema.nullable(),
 });
 export type Post = z.infer<typeof postSchema>;
 

@@ -82,6 +82,7 @@ function createReadModel({ db, reads, config }: Pick<ServicesDeps, 'db' | 'reads
     maxViewerStateIds: 250_000,
     maxViewerStatesPerMember: 5_000,
     authors,
+    hiddenFor: hidden.hiddenFor,
   });
   const commentViews = createCommentPresenter({
     reads,

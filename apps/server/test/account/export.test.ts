@@ -138,6 +138,7 @@ describe('GET /api/users/me/export', () => {
       commentCount: 2,
       createdAt: p1.createdAt,
       updatedAt: p1.updatedAt,
+      quoteId: null,
     });
     expect(jsonOf(files, 'comments.json')).toEqual([
       {

@@ -122,6 +122,8 @@ function postsFile(reads: Db, id: string, size: number): Readable {
     commentCount: post.comment_count,
     createdAt: toIso(post.created_at),
     updatedAt: toIso(post.updated_at),
+    // The post it quoted, by id (perhaps deleted since); null for none.
+    quoteId: post.quote_id,
   }));
 }
 

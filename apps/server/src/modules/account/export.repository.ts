@@ -29,6 +29,7 @@ export function postsPage(db: Db, userId: string, after: TimeKey, limit: number)
       'comment_count',
       'created_at',
       'updated_at',
+      'quote_id',
     ])
     .where('user_id', '=', userId);
   if (after) {

@@ -2,7 +2,7 @@ import { tagsOf, type Post, type UserStub } from '@perch/contract';
 import type { FeedEntry, FeedPerson } from './feed-document';
 import type { ImageDetails } from './enclosures';
 import { contentHtml } from '../../read-model/post/content-html';
-import { postTitle, warned, type FeedLinks } from './post-html';
+import { postTitle, quotingLine, warned, type FeedLinks } from './post-html';
 
 /** The instance's public addresses, from where it is reached (see publicOrigin). */
 export interface SiteLinks extends FeedLinks {
@@ -44,7 +44,8 @@ export function entriesOf(
       title: postTitle(post.contentWarning ?? post.content, displayName(post.author)),
       html: warned(
         post.contentWarning,
-        contentHtml(post.content, post.entities, { tag: links.tag, member: links.member }),
+        contentHtml(post.content, post.entities, { tag: links.tag, member: links.member }) +
+          quotingLine(post.quote, links.post),
       ),
       published: new Date(post.createdAt),
       updated: new Date(post.updatedAt),

@@ -1,4 +1,5 @@
 import escapeHtml from 'escape-html';
+import type { PostQuote } from '@perch/contract';
 /** Where a feed's links point: absolute addresses of member and tag pages. */
 export interface FeedLinks {
   member: (username: string) => string;
@@ -30,4 +31,15 @@ export function postTitle(text: string, authorName: string): string {
 export function warned(contentWarning: string | null, html: string): string {
   if (contentWarning === null) return html;
   return `<p><strong>Content warning: ${escapeHtml(contentWarning)}</strong></p>${html}`;
+}
+
+/** The line under a quote's text naming the post it quotes, with a link; empty for no quote. */
+export function quotingLine(
+  quote: PostQuote | null,
+  postLink: (username: string, postId: string) => string,
+): string {
+  if (quote === null) return '';
+  if (quote.state === 'unavailable') return '<p>Quoting a post that is unavailable.</p>';
+  const url = escapeHtml(postLink(quote.post.author.username, quote.post.id));
+  return `<p>Quoting <a href="${url}">${url}</a></p>`;
 }

@@ -31,6 +31,7 @@ const post: LockedPost = {
   last_name: 'B',
   avatar_url: null,
   pinned: false,
+  quote_id: null,
   liked: false,
   bookmarked: false,
   reposted: false,

@@ -5,6 +5,7 @@ import type { DurableConsumer } from '../../platform/events/consumer';
 import { newId } from '../../lib/ids';
 import type { HiddenMembers } from '../safety/hidden-members';
 import * as repo from './notifications.repository';
+import { applyQuote } from './quote-notification';
 
 type Db = Kysely<Database>;
 type Safety = Pick<HiddenMembers, 'keepsFrom' | 'hiddenWithin'>;
@@ -241,6 +242,11 @@ function rowsNamedBy(event: PublishedEvent): {
         comments: commentId === null ? [] : [commentId],
       };
     }
+    case 'post.created': {
+      const { postId, authorId, quote } = event.payload;
+      if (!quote) return { users: [], posts: [], comments: [] };
+      return { users: [authorId, quote.authorId], posts: [postId, quote.postId], comments: [] };
+    }
     default:
       return { users: [], posts: [], comments: [] };
   }
@@ -289,6 +295,7 @@ export const createNotificationsConsumer = (
     'comment.deleted',
     'members.mentioned',
     'poll.ended',
+    'post.created',
   ]),
   async handle(trx, events, recorder) {
     await holdRowsFirst(trx, events);
@@ -304,6 +311,11 @@ export const createNotificationsConsumer = (
         for (const recipientId of await applyPollEnded(trx, event, safety, polls)) {
           changed.add(recipientId);
         }
+        continue;
+      }
+      if (event.type === 'post.created') {
+        const told = await applyQuote(trx, event, safety);
+        if (told) changed.add(told);
         continue;
       }
       const { recipientId } = await apply(trx, event, safety);

@@ -1,10 +1,16 @@
-import { ErrorMessages } from '@perch/contract';
+import { ErrorMessages, type Entity, type Post } from '@perch/contract';
 import { notFound } from '../../lib/errors';
 import { postPath } from './html/parts';
 import type { PostView } from './html/post';
 import { pageContext } from './page-context';
 import type { PagesDeps } from './pages.deps';
 import type { PageAnswer } from './profile-page';
+
+/** The quoted post's author and mentions: shown only where their pages are public. */
+const quotedNames = ({ quote }: Post): { entities: Entity[]; memberIds: string[] }[] =>
+  quote?.state === 'available'
+    ? [{ entities: quote.post.entities, memberIds: [quote.post.author.id] }]
+    : [];
 
 /** Comments a post's page shows, oldest first. */
 export const POST_PAGE_COMMENTS = 20;
@@ -29,6 +35,7 @@ export async function postPage(
     deps,
     [
       { entities: post.entities },
+      ...quotedNames(post),
       ...comments.map((comment) => ({ entities: comment.entities, memberIds: [comment.userId] })),
     ],
     [post.mediaURL, author.user.avatarURL],

@@ -5,6 +5,7 @@ import { recordMentions } from '../discovery/entities.service';
 import { encodeEntities } from '../discovery/entities.codec';
 import { encodeAlbum, requestedAlbum } from './album';
 import { readPost } from './open';
+import { quoteTarget } from './quote';
 import { contentWarningOf, sensitiveFlag, type PostsDeps } from './posts.deps';
 import * as writes from './posts.writes';
 
@@ -25,6 +26,8 @@ export async function createPost(
       const earlier = await idempotency.replayed(trx, viewer.id, idempotencyKey, 'post');
       if (earlier !== null) return earlier;
     }
+    // The quoted post is held first: a post's lock comes before members' rows (lock order).
+    const quote = await quoteTarget(deps, trx, input.quoteId, viewer);
     const album = (await requestedAlbum(deps, trx, viewer.id, input)) ?? [];
     const content = input.content ?? '';
     const found = await entities.resolve(trx, content);
@@ -41,6 +44,7 @@ export async function createPost(
       content_warning: contentWarning,
       sensitive: sensitiveFlag(input.sensitive ?? false, contentWarning),
       created_at: now,
+      quote_id: quote?.postId ?? null,
     };
     await writes.insertPost(trx, row);
     poll = input.poll ? await deps.polls.attach(trx, row, input.poll, now) : null;
@@ -59,7 +63,11 @@ export async function createPost(
       fresh: true,
     });
     await timelines.posted(trx, viewer.id, id);
-    events.record({ type: 'post.created', payload: { postId: id, authorId: viewer.id } });
+    const quoted = quote ? { quote } : {};
+    events.record({
+      type: 'post.created',
+      payload: { postId: id, authorId: viewer.id, ...quoted },
+    });
     recordMentions(events, { postId: id, commentId: null, authorId: viewer.id }, mentioned);
     if (idempotencyKey !== undefined) {
       await idempotency.made(trx, viewer.id, idempotencyKey, { post_id: id });

@@ -38,6 +38,8 @@ export interface PostRecord {
   updated_at: number;
   /** Whether its author pinned it (see pinnedFlag): 0/1 on SQLite, a boolean on PostgreSQL. */
   pinned: unknown;
+  /** The post it quotes (perhaps deleted since); null for none. */
+  quote_id: string | null;
 }
 
 /** A post with its author and the viewer's states: everything a card shows. */
@@ -93,6 +95,7 @@ const POST_COLUMNS = [
   'p.repost_count',
   'p.created_at',
   'p.updated_at',
+  'p.quote_id',
 ] as const;
 
 const CARD_COLUMNS = [
@@ -649,4 +652,19 @@ export function repostsByFollowees(
     query = query.where('p.user_id', 'not in', named).where('r.user_id', 'not in', named);
   }
   return query.orderBy('r.id', 'desc').limit(limit).execute();
+}
+
+/**
+ * The post to be quoted, held until the transaction ends so that it is not deleted meanwhile
+ * (PostgreSQL: FOR KEY SHARE, which waits only for a deletion); undefined when it is gone.
+ */
+export function holdQuotedPost(
+  db: Db,
+  postId: string,
+): Promise<{ id: string; user_id: string } | undefined> {
+  return withRowLock(
+    db,
+    db.selectFrom('posts as p').select(['p.id', 'p.user_id']).where('p.id', '=', postId),
+    (query) => query.forKeyShare(),
+  ).executeTakeFirst();
 }

@@ -22,6 +22,7 @@ const postInsert = compiledCommand(
     sensitive: number,
     createdAt: number,
     media: string | null,
+    quoteId: string | null,
   ) =>
     db.insertInto('posts').values({
       id,
@@ -35,6 +36,7 @@ const postInsert = compiledCommand(
       created_at: createdAt,
       updated_at: createdAt,
       media,
+      quote_id: quoteId,
     }),
 );
 
@@ -77,6 +79,7 @@ export async function insertPost(db: Db, post: NewPost): Promise<void> {
     sqlBoolean(post.sensitive) ? 1 : 0,
     post.created_at,
     post.media,
+    post.quote_id,
   );
 }
 

@@ -28,6 +28,7 @@ import * as linkPreviews from './migrations/0026_link_previews';
 import * as mediaBlurhash from './migrations/0027_media_blurhash';
 import * as albums from './migrations/0028_albums';
 import * as polls from './migrations/0029_polls';
+import * as quotePosts from './migrations/0030_quote_posts';
 import * as reposts from './migrations/0031_reposts';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   '0027_media_blurhash': mediaBlurhash,
   '0028_albums': albums,
   '0029_polls': polls,
+  '0030_quote_posts': quotePosts,
   '0031_reposts': reposts,
 };
 

@@ -48,6 +48,8 @@ export interface PostsTable {
   poll: Generated<string | null>;
   /** The post's images in order, as JSON (see modules/posts/album.ts); null for none. */
   media: Generated<string | null>;
+  /** The post it quotes, kept when that post is deleted (migration 0030); null: none. */
+  quote_id: Generated<string | null>;
 }
 
 /** A post's poll (migration 0029): its totals kept by each vote; `closed` set by the closing job. */

@@ -38,6 +38,7 @@ const record: PostRecord = {
   updated_at: Date.UTC(2026, 10, 2, 8, 30, 0, 5),
   // Pinned, as SQLite answers it.
   pinned: 1,
+  quote_id: null,
 };
 
 const stub: UserStub = {
@@ -84,6 +85,7 @@ const records: Record<string, PostRecord> = {
       voters: 6,
     }),
   },
+  'quoting a post': { ...record, quote_id: '01JE0000000000000000000000' },
 };
 
 describe('a compact card', () => {
@@ -104,11 +106,13 @@ describe('a compact card', () => {
         like_count: row.like_count,
         comment_count: row.comment_count,
         repost_count: row.repost_count,
+        quote_id: row.quote_id,
       });
       for (const reader of readers) {
         for (const [liked, bookmarked] of flags) {
+          const quote = row.quote_id === null ? null : ({ state: 'unavailable' } as const);
           for (const ownVotes of [null, [1]]) {
-            const marks = { liked, bookmarked, reposted: bookmarked, ownVotes };
+            const marks = { liked, bookmarked, reposted: bookmarked, ownVotes, quote };
             const expected = presentPost(view, marks, reader);
             const post = presentPost(expanded, marks, reader);
             expect(String(answerJson(post))).toBe(String(answerJson(expected)));

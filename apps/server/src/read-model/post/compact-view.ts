@@ -20,6 +20,8 @@ export interface CompactView {
   likeCount: number;
   commentCount: number;
   repostCount: number;
+  /** The post it quotes (see quotes.ts); null for none. */
+  quoteId: string | null;
   /** How often it was read since it was compact (see PostViewCache). */
   reads: number;
   /** The post's poll: its JSON holds it as one reader saw it, without every count. */
@@ -35,6 +37,7 @@ export function compactView(view: PostView): CompactView {
     likeCount: view.row.like_count,
     commentCount: view.row.comment_count,
     repostCount: view.row.repost_count,
+    quoteId: view.row.quote_id,
     reads: 0,
     poll: view.poll,
   };
@@ -56,6 +59,7 @@ export function expandView(id: string, compact: CompactView): PostView {
       like_count: compact.likeCount,
       comment_count: compact.commentCount,
       repost_count: compact.repostCount,
+      quote_id: compact.quoteId,
     },
     shared: {
       _id: id,

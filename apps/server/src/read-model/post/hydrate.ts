@@ -1,3 +1,5 @@
+import type { PostQuote } from '@perch/contract';
+import { quoteOf, type QuotesOf } from './quotes';
 import type { PostViewCache } from './view-cache';
 import type { PostView } from './view';
 import type { ViewerState, ViewerStates } from '../viewer-state/viewer-states';
@@ -10,6 +12,8 @@ export interface ListedPost {
   reposted: unknown;
   /** The options the reader chose in the post's poll; null when they did not vote. */
   ownVotes: readonly number[] | null;
+  /** The post it quotes as the reader may see it (see quotes.ts); null for none. */
+  quote: PostQuote | null;
 }
 
 /** A page of posts read by a query, and whether more follow it. */
@@ -21,15 +25,18 @@ export interface ListedPage {
 function flagged(
   views: readonly PostView[],
   marks: ReadonlyMap<string, ViewerState>,
+  quotes: ReadonlyMap<string, PostQuote>,
 ): ListedPost[] {
   return views.map((view) => {
     const mark = marks.get(view.row.id);
+    const quote = quoteOf(view, quotes);
     return {
       view,
       liked: mark?.liked ?? false,
       bookmarked: mark?.bookmarked ?? false,
       reposted: mark?.reposted ?? false,
       ownVotes: mark?.ownVotes ?? null,
+      quote,
     };
   });
 }
@@ -39,7 +46,11 @@ function flagged(
  * viewer states. Posts deleted meanwhile are left out. `rows` are the ids' rowids when the list read them
  * (see PostViewCache.of).
  */
-export function createHydrator(cards: Pick<PostViewCache, 'of'>, flags: Pick<ViewerStates, 'of'>) {
+export function createHydrator(
+  cards: Pick<PostViewCache, 'of'>,
+  flags: Pick<ViewerStates, 'of'>,
+  quotesOf: QuotesOf,
+) {
   return async function hydrate(
     ids: readonly string[],
     viewerId: string | null,
@@ -54,21 +65,23 @@ export function createHydrator(cards: Pick<PostViewCache, 'of'>, flags: Pick<Vie
       const view = views.get(id);
       if (view) found.push(view);
     }
-    return flagged(found, marks);
+    return flagged(found, marks, await quotesOf(found, viewerId));
   };
 }
 
 export type Hydrate = ReturnType<typeof createHydrator>;
 
 /** Posts whose views are at hand (read with their rows), with the reader's viewer states. */
-export function createStateHydrator(flags: Pick<ViewerStates, 'of'>) {
+export function createStateHydrator(flags: Pick<ViewerStates, 'of'>, quotesOf: QuotesOf) {
   return async function withViewerStates(
     views: readonly PostView[],
     viewerId: string | null,
   ): Promise<ListedPost[]> {
     const ids = views.map((view) => view.row.id);
-    const marks =
-      viewerId === null ? new Map<string, ViewerState>() : await flags.of(viewerId, ids);
-    return flagged(views, marks);
+    const [marks, quotes] = await Promise.all([
+      viewerId === null ? new Map<string, ViewerState>() : flags.of(viewerId, ids),
+      quotesOf(views, viewerId),
+    ]);
+    return flagged(views, marks, quotes);
   };
 }

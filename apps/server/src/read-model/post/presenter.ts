@@ -5,6 +5,7 @@ import type { Database } from '../../platform/db/schema';
 import type { PostCardRow, PostRecord } from '../../modules/posts/posts.repository';
 import { createViewerStates } from '../viewer-state/viewer-states';
 import { createHydrator, createStateHydrator, type ListedPost } from './hydrate';
+import { createQuoteResolver, quoteOf } from './quotes';
 import { createPostViewCache } from './view-cache';
 import { NO_MARKS, presentPost, toPost, type PostView } from './view';
 import { ownVotesOf } from '../../modules/polls/polls.repository';
@@ -24,6 +25,8 @@ export interface PostPresenterDeps {
   maxViewerStatesPerMember: number;
   /** Member summaries: a post shows its author's. */
   authors: { of(ids: readonly string[]): Promise<UserStub[]> };
+  /** The members whose posts the viewer does not see: their quoted posts show as unavailable. */
+  hiddenFor: (viewerId: string | null) => Promise<readonly string[]>;
 }
 
 /**
@@ -44,8 +47,33 @@ export function createPostPresenter(deps: PostPresenterDeps) {
     maxIds: deps.maxViewerStateIds,
     maxPerMember: deps.maxViewerStatesPerMember,
   });
-  const hydrate = createHydrator(views, viewerStates);
-  const withViewerStates = createStateHydrator(viewerStates);
+  const quotesOf = createQuoteResolver({ views, hiddenFor: deps.hiddenFor });
+  const hydrate = createHydrator(views, viewerStates, quotesOf);
+  const withViewerStates = createStateHydrator(viewerStates, quotesOf);
+
+  /** The post a row quotes, as the viewer may see it; null when it quotes none. */
+  async function quoteOfRow(row: PostCardRow, viewer: Viewer | null) {
+    if (row.quote_id === null) return null;
+    const quotes = await quotesOf([{ row }], viewer?.id ?? null);
+    return quotes.get(row.quote_id) ?? null;
+  }
+
+  /**
+   * A row read for a change as the viewer sees it, its quote resolved for them; a post with a
+   * poll reads the viewer's vote `within` the change's transaction (or from `reads`).
+   */
+  async function fromRow(
+    row: PostCardRow,
+    viewer: Viewer | null,
+    within: Db = deps.reads,
+  ): Promise<Post> {
+    let ownVotes: number[] | null = null;
+    if (row.poll !== null && viewer !== null) {
+      const voted = await ownVotesOf(within, viewer.id, { postIds: [row.id] });
+      ownVotes = voted.length > 0 ? voted.map((vote) => vote.position) : null;
+    }
+    return toPost(row, viewer, { ownVotes, quote: await quoteOfRow(row, viewer) });
+  }
 
   /**
    * The posts among `ids` that exist, in that order, as the viewer sees them; `rows`, when the
@@ -81,33 +109,26 @@ export function createPostPresenter(deps: PostPresenterDeps) {
     /** A post just written, from its record as written (undefined when its author is gone). */
     written: async (post: PostRecord, viewer: Viewer): Promise<Post | undefined> => {
       const view = await views.written(post);
-      return view ? presentPost(view, NO_MARKS, viewer) : undefined;
+      if (!view) return undefined;
+      const quote = quoteOf(view, await quotesOf([view], viewer.id));
+      return presentPost(view, { ...NO_MARKS, quote }, viewer);
     },
-    /**
-     * A row read for a change (with the viewer's state it asked for), as the API shows it; a post
-     * with a poll reads the viewer's vote `within` the change's transaction (or from `reads`).
-     */
-    fromRow: async (row: PostCardRow, viewer: Viewer | null, within: Db = deps.reads) => {
-      if (row.poll === null || viewer === null) return toPost(row, viewer);
-      const voted = await ownVotesOf(within, viewer.id, { postIds: [row.id] });
-      return toPost(row, viewer, voted.length > 0 ? voted.map((vote) => vote.position) : null);
-    },
+    /** A row read for a change (with the viewer's state it asked for), as the API shows it. */
+    fromRow,
     /**
      * A row read for a change without the viewer's state, with the state cached for the viewer.
      * After the change committed: the state may be read through another connection.
      */
     fromRowWithViewerState: async (row: PostCardRow, viewer: Viewer): Promise<Post> => {
       const state = (await viewerStates.of(viewer.id, [row.id])).get(row.id);
-      return toPost(
-        {
-          ...row,
-          liked: state?.liked ?? false,
-          bookmarked: state?.bookmarked ?? false,
-          reposted: state?.reposted ?? false,
-        },
-        viewer,
-        state?.ownVotes ?? null,
-      );
+      const marked = {
+        ...row,
+        liked: state?.liked ?? false,
+        bookmarked: state?.bookmarked ?? false,
+        reposted: state?.reposted ?? false,
+      };
+      const quote = await quoteOfRow(row, viewer);
+      return toPost(marked, viewer, { ownVotes: state?.ownVotes ?? null, quote });
     },
     /** How many posts' texts changed or posts went so far (see PostViewCache.rewrites). */
     rewrites: views.rewrites,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerJson, withJson } from '../../lib/serialized';
 import { viewOf, presentPost, cachedView } from './view';
-import type { UserStub } from '@perch/contract';
+import type { PostQuote, UserStub } from '@perch/contract';
 import type { PostRecord } from '../../modules/posts/posts.repository';
 
 /** The answer as text, whether it was written as a string or as bytes. */
@@ -25,6 +25,7 @@ const card: PostRecord = {
   created_at: Date.UTC(2026, 10, 1, 12),
   updated_at: Date.UTC(2026, 10, 2, 8, 30),
   pinned: 0,
+  quote_id: null,
 };
 
 const author: UserStub = {
@@ -37,6 +38,24 @@ const author: UserStub = {
 };
 
 const viewer = { id: '01JB0000000000000000000000', username: 'bo"b' };
+
+const quoted: PostQuote = {
+  state: 'available',
+  post: {
+    _id: '01JE0000000000000000000000',
+    id: '01JE0000000000000000000000',
+    author,
+    content: 'The quoted "text" 🐦 #tags',
+    entities: [{ type: 'tag', tag: 'tags', start: 20, end: 25 }],
+    mediaURL: '/media/q.webp',
+    mediaAlt: null,
+    contentWarning: 'birds',
+    sensitive: true,
+    createdAt: '2026-11-01T12:00:00.000Z',
+    quoteId: '01JF0000000000000000000000',
+  },
+};
+const quoting = { ...card, quote_id: quoted.post.id };
 
 describe("a post's serialized JSON", () => {
   const cases = [
@@ -85,34 +104,38 @@ describe("a post's serialized JSON", () => {
       bookmarked: 0,
       reader: viewer,
     },
+    { name: 'quoting a post', card: quoting, liked: 0, bookmarked: 0, reader: viewer, quoted },
+    {
+      name: 'quoting a post the reader may not see, liked',
+      card: quoting,
+      liked: 1,
+      bookmarked: 0,
+      reader: viewer,
+      quoted: { state: 'unavailable' } as PostQuote,
+    },
   ];
 
   // Cached summaries carry their JSON (member-summaries.ts); a view uses it for its author.
   const keptAuthor = withJson({ ...author }, JSON.stringify(author));
 
-  for (const { name, card: row, liked, bookmarked, reader } of cases) {
+  for (const { name, card: row, liked, bookmarked, reader, ...rest } of cases) {
     it(`is exactly the post object's JSON: ${name}`, () => {
-      const post = presentPost(
-        viewOf(row, keptAuthor),
-        { liked, bookmarked, reposted: liked },
-        reader,
-      );
+      const quote = 'quoted' in rest ? rest.quoted : null;
+      const marks = { liked, bookmarked, reposted: liked, quote };
+      const post = presentPost(viewOf(row, keptAuthor), marks, reader);
+      expect(post.quote).toEqual(quote);
       const plain: unknown = structuredClone(post);
       expect(stringifyAnswer(post)).toBe(JSON.stringify(plain));
       expect(stringifyAnswer({ posts: [post, post], nextCursor: null })).toBe(
         JSON.stringify({ posts: [plain, plain], nextCursor: null }),
       );
       expect(JSON.parse(stringifyAnswer(post))).toEqual(plain);
-      expect(
-        stringifyAnswer(
-          presentPost(viewOf(row, author), { liked, bookmarked, reposted: liked }, reader),
-        ),
-      ).toBe(stringifyAnswer(post));
+      expect(stringifyAnswer(presentPost(viewOf(row, author), marks, reader))).toBe(
+        stringifyAnswer(post),
+      );
       const kept = cachedView(viewOf(row, keptAuthor));
       expect(kept.json.buffer.byteLength).toBe(kept.json.length);
-      expect(
-        stringifyAnswer(presentPost(kept, { liked, bookmarked, reposted: liked }, reader)),
-      ).toBe(stringifyAnswer(post));
+      expect(stringifyAnswer(presentPost(kept, marks, reader))).toBe(stringifyAnswer(post));
     });
   }
 });

@@ -1,4 +1,10 @@
-import { postSchema, type Post, type PreviewCard, type UserStub } from '@perch/contract';
+import {
+  postSchema,
+  type Post,
+  type PostQuote,
+  type PreviewCard,
+  type UserStub,
+} from '@perch/contract';
 import type { z } from 'zod';
 import { decodeEntities } from '../../modules/discovery/entities.codec';
 import { toIso } from '../../lib/time';
@@ -13,7 +19,7 @@ type Reader = { id: string; username: string } | null;
 export function toPost(
   row: PostCardRow,
   viewer: Reader,
-  ownVotes: readonly number[] | null = null,
+  extras: Pick<Marks, 'ownVotes' | 'quote'> = {},
 ): Post {
   const author: UserStub = {
     _id: row.user_id,
@@ -25,7 +31,7 @@ export function toPost(
   };
   return presentPost(
     viewOf(row, author),
-    { liked: row.liked, bookmarked: row.bookmarked, reposted: row.reposted, ownVotes },
+    { liked: row.liked, bookmarked: row.bookmarked, reposted: row.reposted, ...extras },
     viewer,
   );
 }
@@ -41,6 +47,7 @@ const sharedPartSchema = postSchema.omit({
   bookmarkedByViewer: true,
   repostedByViewer: true,
   poll: true,
+  quote: true,
 });
 /** The counts and the viewer's states, the part written for each reader who marked it. */
 const viewerPartSchema = postSchema.pick({
@@ -51,6 +58,8 @@ const viewerPartSchema = postSchema.pick({
   bookmarkedByViewer: true,
   repostedByViewer: true,
   poll: true,
+  // Resolved for each reader (see quotes.ts): the cached bytes hold null.
+  quote: true,
 });
 type SharedPart = z.infer<typeof sharedPartSchema>;
 type ViewerPart = z.infer<typeof viewerPartSchema>;
@@ -63,7 +72,7 @@ export interface PostView {
   /** What lists read of the card: its order, its author, its counts. */
   row: Pick<
     PostRecord,
-    'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count' | 'repost_count'
+    'id' | 'user_id' | 'created_at' | 'like_count' | 'comment_count' | 'repost_count' | 'quote_id'
   >;
   shared: SharedPart;
   /**
@@ -87,6 +96,7 @@ function unflaggedPart(record: PostRecord, poll: PollData | null): ViewerPart {
     bookmarkedByViewer: false,
     repostedByViewer: false,
     poll: poll === null ? null : presentPoll(poll, record.user_id, null, null),
+    quote: null,
   };
 }
 
@@ -142,6 +152,8 @@ export interface Marks {
   reposted: unknown;
   /** The options the reader chose in the post's poll; null (or absent) when they did not vote. */
   ownVotes?: readonly number[] | null;
+  /** The post it quotes as the reader may see it (see quotes.ts); null (or absent) for none. */
+  quote?: PostQuote | null;
 }
 
 export const NO_MARKS: Marks = { liked: false, bookmarked: false, reposted: false };
@@ -185,10 +197,11 @@ export function presentPost(view: PostView, marks: Marks, viewer: Reader): Post 
       view.poll === null
         ? null
         : presentPoll(view.poll, shared.userId, viewer?.id ?? null, marks.ownVotes ?? null),
+    quote: marks.quote ?? null,
   };
-  if (!liked && !bookmarked && !reposted && view.poll === null) {
-    return withJson(post, [view.json]);
-  }
+  // A quote is the reader's own (see quotes.ts): it is written for each reader, as a mark is.
+  const plain = view.poll === null && view.row.quote_id === null;
+  if (!liked && !bookmarked && !reposted && plain) return withJson(post, [view.json]);
   // The compiled serializer reads only the viewer part's fields of the post.
   return withJson(post, [view.json.subarray(0, view.viewerPartAt), viewerJson(post).slice(1)]);
 }

@@ -55,6 +55,7 @@ export function makePost(overrides: Partial<Post> = {}): Post {
     createdAt: '2026-11-22T10:00:00.000Z',
     updatedAt: '2026-11-22T10:00:00.000Z',
     pinned: false,
+    quote: null,
     likes: { likeCount: 0, likedBy: [], dislikedBy: [] },
     commentCount: 0,
     repostCount: 0,

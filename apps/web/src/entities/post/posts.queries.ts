@@ -81,6 +81,8 @@ export interface PublishVariables extends PostWarnings {
   image: File | null;
   /** The image's description ('' for none). */
   altText: string;
+  /** The post it quotes (absent: none). */
+  quoteId?: string;
   onProgress?: (fraction: number) => void;
   /** The post's poll, fixed once posted (null: none; a post has an image or a poll). */
   poll?: PollInput | null;

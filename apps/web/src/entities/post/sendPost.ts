@@ -7,7 +7,7 @@ import { createPost } from './posts.api';
 export async function sendPost(
   post: Pick<
     QueuedPost,
-    'id' | 'content' | 'image' | 'altText' | 'contentWarning' | 'sensitive' | 'poll'
+    'id' | 'content' | 'image' | 'altText' | 'contentWarning' | 'sensitive' | 'poll' | 'quoteId'
   >,
   token: string,
   onProgress?: (fraction: number) => void,
@@ -22,6 +22,7 @@ export async function sendPost(
     ...(post.contentWarning?.trim() ? { contentWarning: post.contentWarning } : {}),
     ...(mediaURL && post.sensitive ? { sensitive: true } : {}),
     ...(post.poll && !mediaURL ? { poll: post.poll } : {}),
+    ...(post.quoteId ? { quoteId: post.quoteId } : {}),
   };
   return (await createPost(postData, token, { idempotencyKey: post.id })).post;
 }

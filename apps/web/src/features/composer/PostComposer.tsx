@@ -1,3 +1,4 @@
+import type { Post } from '@perch/contract';
 import { useCallback, useMemo, useState } from 'react';
 import { Avatar } from '../../shared/components/Avatar';
 import { Button } from '../../shared/components/Button';
@@ -14,6 +15,7 @@ import {
 } from './Warnings';
 import { useCreatePost } from '../../entities/post/posts.queries';
 import { NEW_POLL, pollToSend, type PollDraft } from './PollFields';
+import { QuoteAttachment } from './QuoteAttachment';
 
 export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
 
@@ -31,6 +33,8 @@ interface PostComposerProps {
   /** Focus the text when the box appears (in a dialog). */
   autoFocus?: boolean;
   className?: string;
+  /** The post the new post quotes, shown under the text until removed. */
+  quote?: Post;
 }
 
 /**
@@ -39,7 +43,7 @@ interface PostComposerProps {
  * server then refuses a post with neither text nor image and the failure toast says so. What is
  * typed is kept as a draft on this device until it is posted (features/drafts).
  */
-export function PostComposer({ onPosted, autoFocus = false, className }: PostComposerProps) {
+export function PostComposer({ onPosted, autoFocus = false, className, quote }: PostComposerProps) {
   const { user } = useRequiredSession();
   const [text, setText] = useState('');
   const [image, setImage] = useState<File | null>(null);
@@ -48,6 +52,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [poll, setPoll] = useState<PollDraft | null>(null);
+  const [quoted, setQuoted] = useState<Post | null>(quote ?? null);
   const create = useCreatePost();
   const draft = useDraft({
     memberId: user._id,
@@ -73,6 +78,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
         image,
         altText: image ? altText : '',
         ...warningsToSend(warnings),
+        ...(quoted ? { quoteId: quoted._id } : {}),
         onProgress: image ? setProgress : undefined,
         poll: poll && !image ? pollToSend(poll) : null,
       },
@@ -83,6 +89,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
           setAltText('');
           setWarnings(NO_WARNINGS);
           setPoll(null);
+          setQuoted(null);
           setEmojiOpen(false);
           void draft.clear();
           onPosted?.();
@@ -138,6 +145,7 @@ export function PostComposer({ onPosted, autoFocus = false, className }: PostCom
           </>
         }
       />
+      {quoted && <QuoteAttachment post={quoted} onChange={setQuoted} />}
     </section>
   );
 }

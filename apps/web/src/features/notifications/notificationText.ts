@@ -31,6 +31,8 @@ export function notificationVerb(kind: NotificationGroup['kind']): string {
       return 'reposted your post';
     case 'poll':
       return 'ended a poll';
+    case 'quote':
+      return 'quoted your post';
   }
 }
 

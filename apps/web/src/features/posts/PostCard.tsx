@@ -15,6 +15,7 @@ import {
   EditIcon,
   LinkIcon,
   PinIcon,
+  QuoteIcon,
   TrashIcon,
 } from '../../shared/components/postIcons';
 import { useToggleBookmark } from '../../entities/post/bookmark';
@@ -23,6 +24,7 @@ import { useTogglePin } from '../../entities/post/pin';
 import { useDeletePost } from '../../entities/post/posts.queries';
 import { PostContent } from './PostContent';
 import { RepostButton, RepostedByLine } from './RepostButton';
+import { QuotePostModal } from './QuotePostModal';
 import './posts.css';
 
 export interface PostCardProps {
@@ -47,13 +49,14 @@ interface CardHeaderProps {
   fullName: string;
   isOwn: boolean;
   onEdit: () => void;
+  onQuote: () => void;
 }
 
 /**
  * The author, the date, and the menu: Copy link, and on the member's own post Pin (or Unpin),
- * Edit and Delete.
+ * Edit and Delete; Quote opens the new-post box with the post quoted.
  */
-function CardHeader({ post, nameId, fullName, isOwn, onEdit }: CardHeaderProps) {
+function CardHeader({ post, nameId, fullName, isOwn, onEdit, onQuote }: CardHeaderProps) {
   const remove = useDeletePost();
   const pin = useTogglePin(post._id);
   const { author } = post;
@@ -92,6 +95,7 @@ function CardHeader({ post, nameId, fullName, isOwn, onEdit }: CardHeaderProps) 
               void copyLink(publicPostPath(author.username, post._id));
             },
           },
+          { label: 'Quote', icon: <QuoteIcon size={18} />, onSelect: onQuote },
           ...(isOwn
             ? [
                 {
@@ -208,6 +212,7 @@ function CardBody({
   Pick<PostCardProps, 'position' | 'showPinned'>) {
   const { user } = useRequiredSession();
   const [editing, setEditing] = useState(false);
+  const [quoting, setQuoting] = useState(false);
   const nameId = useId();
   const pinnedId = useId();
   const repostedId = useId();
@@ -244,6 +249,9 @@ function CardBody({
         onEdit={() => {
           setEditing(true);
         }}
+        onQuote={() => {
+          setQuoting(true);
+        }}
       />
 
       <PostContent post={post} fullName={fullName} />
@@ -257,6 +265,14 @@ function CardBody({
       />
 
       {commentsOpen && <CommentsSection id={commentsId} post={post} />}
+      {quoting && (
+        <QuotePostModal
+          post={post}
+          onClose={() => {
+            setQuoting(false);
+          }}
+        />
+      )}
       {editing && (
         <EditPostModal
           post={post}

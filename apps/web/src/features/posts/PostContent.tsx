@@ -6,6 +6,7 @@ import { ImageIcon } from '../../shared/components/postIcons';
 import { LinkPreview } from './LinkPreview';
 import { PollView } from './PollView';
 import { PostAlbum } from './PostAlbum';
+import { QuoteEmbed } from '../../entities/post/QuoteEmbed';
 
 interface PostImageProps {
   src: string;
@@ -135,6 +136,7 @@ function Shown({
       )}
       {post.card && <LinkPreview card={post.card} />}
       {post.poll && <PollView poll={post.poll} postId={post._id} />}
+      {post.quote && <QuoteEmbed quote={post.quote} />}
     </>
   );
 }

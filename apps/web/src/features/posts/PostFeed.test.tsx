@@ -58,7 +58,7 @@ describe('post card', () => {
       within(screen.getByRole('menu'))
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['Copy link']);
+    ).toEqual(['Copy link', 'Quote']);
     await user.click(screen.getByRole('menuitem', { name: 'Copy link' }));
 
     expect(await screen.findByText('Link copied.')).toBeInTheDocument();
@@ -114,7 +114,7 @@ describe('post card', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['Copy link', 'Pin to profile', 'Edit', 'Delete']);
+    ).toEqual(['Copy link', 'Quote', 'Pin to profile', 'Edit', 'Delete']);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
     expect(within(card).getByRole('button', { name: 'Post menu' })).toHaveFocus();

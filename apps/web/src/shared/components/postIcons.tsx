@@ -104,3 +104,11 @@ export function LinkIcon(props: IconProps) {
     </Icon>
   );
 }
+
+export function QuoteIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M5 11h4v6H4v-5c0-3 1.5-5 4-6M15 11h4v6h-5v-5c0-3 1.5-5 4-6" />
+    </Icon>
+  );
+}

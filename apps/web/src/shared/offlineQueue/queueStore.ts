@@ -18,6 +18,8 @@ export interface QueuedPost {
   sensitive?: boolean;
   /** The post's poll (absent or null: none). */
   poll?: PollInput | null;
+  /** The post it quotes (absent: none). */
+  quoteId?: string;
   queuedAt: number;
   /** The session it was written in, for the service worker to send it with (absent on old ones). */
   token?: string;

@@ -3,6 +3,7 @@ import type { PublicMember } from '../../users/users.service';
 import { headTags, type PreviewImage } from './head';
 import { html, type Html } from './html';
 import { pollSection } from './poll';
+import { quoteBlock } from './quote';
 import {
   avatar,
   counted,
@@ -124,7 +125,7 @@ function postContent(view: PostView): Html {
             <p class="public-username">@${user.username}</p>
           </div>
         </div>
-        ${postBody(post, context, true)} ${pollSection(post.poll)}
+        ${postBody(post, context, true)} ${pollSection(post.poll)} ${quoteBlock(post, context)}
         <p class="public-post-meta">${timeOf(post.createdAt)}</p>
         ${postStats(post, false)}
       </article>
