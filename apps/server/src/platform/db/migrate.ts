@@ -30,6 +30,7 @@ import * as albums from './migrations/0028_albums';
 import * as polls from './migrations/0029_polls';
 import * as quotePosts from './migrations/0030_quote_posts';
 import * as reposts from './migrations/0031_reposts';
+import * as memberPageColumns from './migrations/0032_member_page_columns';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 export const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '0029_polls': polls,
   '0030_quote_posts': quotePosts,
   '0031_reposts': reposts,
+  '0032_member_page_columns': memberPageColumns,
 };
 
 const provider: MigrationProvider = {
