@@ -5,6 +5,7 @@ import { bioText, commentText, FIRST_NAMES, LAST_NAMES, postText, rareWordsFor }
 import { writeBookmarks, writeLikes } from './engagement';
 import type { LoadInput, Model } from './model';
 import { writeReposts } from './reposts';
+import { albumOf, writePostMedia } from './albums';
 import type { LoadTarget } from './prepare';
 
 /** Runs `run` as a timed, logged phase; `count` answers how many rows it wrote. */
@@ -33,6 +34,8 @@ export async function loadTables(
   );
   await target.commit();
   await phase('post tags', () => writePostTags(input, postTags), rowsWritten);
+  await target.commit();
+  await phase('post media', () => writePostMedia(input), rowsWritten);
   await target.commit();
   const { reposts } = await phase(
     'likes',
@@ -100,7 +103,7 @@ async function writePosts({
 }: LoadInput): Promise<{ rows: number; postTags: PostTag[] }> {
   const { memberIds } = model.members;
   const { postTime, postAuthor, postIds } = model.posts;
-  const { likeCount, repostCount } = model;
+  const { likeCount, repostCount, imageCount } = model;
   const { commentCount } = model.comments;
   const P = postIds.length;
   const postTags: PostTag[] = [];
@@ -112,6 +115,8 @@ async function writePosts({
     ['content', 'text'],
     ['entities', 'text'],
     ['media_url', 'text'],
+    ['media_alt', 'text'],
+    ['media', 'text'],
     ['like_count', 'int4'],
     ['comment_count', 'int4'],
     ['repost_count', 'int4'],
@@ -124,12 +129,15 @@ async function writePosts({
     // The generated texts mention nobody, so their entities are their tags.
     const entities = findEntities(content);
     for (const tag of tagsOf(entities)) postTags.push([i, tag]);
+    const images = albumOf(i, imageCount[i] ?? 0);
     const full = w.add(
       postIds[i] ?? '',
       memberIds[postAuthor[i] ?? 0] ?? '',
       content,
       entities.length === 0 ? null : JSON.stringify(entities),
-      null,
+      images[0]?.url ?? null,
+      images[0]?.alt ?? null,
+      images.length === 0 ? null : JSON.stringify(images),
       likeCount[i] ?? 0,
       commentCount[i] ?? 0,
       repostCount[i] ?? 0,

@@ -1,4 +1,5 @@
 import type { Sink } from '../lib/sink';
+import { generateImageCounts } from './albums';
 import { generateComments, type Comments } from './comments';
 import { generateFollowGraph, type FollowGraph } from './follows';
 import { generateLikeCounts } from './like-counts';
@@ -15,6 +16,8 @@ export interface Model {
   likeCount: Int32Array;
   /** Per post: a share of its likers repost it (see reposts.ts). */
   repostCount: Int32Array;
+  /** Per post: how many images it shows (see albums.ts). */
+  imageCount: Uint8Array;
   comments: Comments;
 }
 
@@ -31,7 +34,8 @@ export function generateModel(
   const likeCount = generateLikeCounts(seed, posts, follows);
   const repostCount = generateRepostCounts(seed, likeCount);
   const comments = generateComments(seed, now, members, posts, likeCount);
-  return { members, follows, posts, likeCount, repostCount, comments };
+  const imageCount = generateImageCounts(seed, postCount);
+  return { members, follows, posts, likeCount, repostCount, imageCount, comments };
 }
 
 /** What each table's load reads: the model, where its rows go, and the instance's seed and end. */

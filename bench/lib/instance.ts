@@ -13,7 +13,7 @@ export const BENCH_PASSWORD_HASH =
   'scrypt$32768$8$1$dVDu7EM3banXBzcHcHbXcQ==$hjzTzWvLaq2bjsvl7/7vno11Hmph0+9mc+Q6/semN5A=';
 
 /** Bumped whenever the generator's output changes, so stale instances are rebuilt, not reused. */
-export const GENERATOR_VERSION = 5;
+export const GENERATOR_VERSION = 6;
 
 export const DEFAULT_SEED = 'perch';
 export const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/perch_bench';
@@ -163,6 +163,7 @@ export async function openRunner(
 export const TABLES = [
   'users',
   'posts',
+  'post_media',
   'likes',
   'reposts',
   'comments',
