@@ -81,7 +81,7 @@ export const postBodySchema = z.object({
         (post.content ?? '').trim() !== '' || Boolean(post.mediaURL) || Boolean(post.media?.length),
       { message: POST_EMPTY },
     )
-    .refine((post) => !(post.poll && (post.mediaURL || post.media?.length)), {
+    .refine((post) => !post.poll || (!post.mediaURL && !post.media?.length), {
       message: PollMessages.pollWithImage,
     }),
 });

@@ -131,21 +131,34 @@ export function PostComposer({ onPosted, autoFocus = false, className, quote }: 
         placeholder={COMPOSER_PLACEHOLDER}
         autoFocus={autoFocus}
         leading={<Avatar src={user.avatarURL} size="md" className="post-composer__avatar" />}
-        actions={
-          <>
-            <DraftsMenu
-              drafts={draft.drafts}
-              currentId={draft.currentId}
-              onOpen={(kept) => void draft.open(kept)}
-              onDiscard={(kept) => void draft.discard(kept)}
-            />
-            <Button type="submit" className={submitClass(text)} loading={create.isPending}>
-              Post
-            </Button>
-          </>
-        }
+        actions={<ComposerActions draft={draft} text={text} busy={create.isPending} />}
       />
       {quoted && <QuoteAttachment post={quoted} onChange={setQuoted} />}
     </section>
+  );
+}
+
+/** The composer's drafts menu and its Post button. */
+function ComposerActions({
+  draft,
+  text,
+  busy,
+}: {
+  draft: ReturnType<typeof useDraft>;
+  text: string;
+  busy: boolean;
+}) {
+  return (
+    <>
+      <DraftsMenu
+        drafts={draft.drafts}
+        currentId={draft.currentId}
+        onOpen={(kept) => void draft.open(kept)}
+        onDiscard={(kept) => void draft.discard(kept)}
+      />
+      <Button type="submit" className={submitClass(text)} loading={busy}>
+        Post
+      </Button>
+    </>
   );
 }
