@@ -8,6 +8,7 @@ import {
 import { onBookmarkEvent } from './bookmark';
 import { onLikeEvent } from './like';
 import { onPinEvent } from './pin';
+import { onQuotedPostDeleted } from './quote';
 import { onRepostEvent } from './repost';
 import { pollLiveHandlers } from './poll';
 import {
@@ -104,7 +105,7 @@ const onAuthorEdited: LiveEventHandler<'profile.edited'> = (_event, { queryClien
 export const postLiveHandlers = {
   'post.created': onPostCreated,
   'post.edited': onPostEdited,
-  'post.deleted': onPostDeleted,
+  'post.deleted': handleWithEach(onPostDeleted, onQuotedPostDeleted),
   'post.card.attached': onCardAttached,
   'post.liked': onLikeEvent,
   'post.unliked': onLikeEvent,

@@ -5,7 +5,7 @@ import { parseListKey, postKeys, type FeedSource } from './postKeys';
 /** What a `['posts', 'list', …]` query holds: the pages loaded so far, each with its cursor. */
 export type PostPages = InfiniteData<PostPage>;
 
-function isPostPages(data: unknown): data is PostPages {
+export function isPostPages(data: unknown): data is PostPages {
   return (
     typeof data === 'object' &&
     data !== null &&
@@ -14,7 +14,7 @@ function isPostPages(data: unknown): data is PostPages {
   );
 }
 
-function isPost(data: unknown): data is Post {
+export function isPost(data: unknown): data is Post {
   return (
     typeof data === 'object' &&
     data !== null &&
