@@ -21,7 +21,7 @@ async function attachImage(box: Locator): Promise<void> {
     mimeType: 'image/png',
     buffer: gradientPng(),
   });
-  await visible(box.getByRole('img', { name: 'Selected image' }));
+  await visible(box.getByRole('img', { name: 'Image 1' }));
 }
 
 /** Whether the card's picture is drawn blurred. */

@@ -126,9 +126,9 @@ describe.skipIf(executable === null)('posts', () => {
       mimeType: 'image/png',
       buffer: gradientPng(),
     });
-    await visible(box.getByRole('img', { name: 'Selected image' }));
+    await visible(box.getByRole('img', { name: 'Image 1' }));
     const description = `A soft gradient from blue to pink ${stamp}`;
-    await box.getByRole('textbox', { name: 'Image description' }).fill(description);
+    await box.getByRole('textbox', { name: 'Description of image 1' }).fill(description);
 
     await box.getByRole('button', { name: 'Post', exact: true }).click();
 
@@ -143,7 +143,7 @@ describe.skipIf(executable === null)('posts', () => {
     await expect
       .poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
       .toBeGreaterThan(0);
-    expect(await box.getByRole('img', { name: 'Selected image' }).count()).toBe(0);
+    expect(await box.getByRole('img', { name: 'Image 1' }).count()).toBe(0);
   });
 
   it('edits and deletes an own post', async () => {

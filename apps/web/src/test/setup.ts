@@ -25,6 +25,8 @@ beforeAll(() => {
 beforeEach(async () => {
   window.localStorage.clear();
   await Promise.all([deleteDatabase('perch-drafts'), deleteDatabase('perch-outbox')]);
+  // jsdom draws nothing: a canvas has no context, as in a browser that cannot make one.
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
   // jsdom has no layout engine: provide the few browser APIs the app touches.
   vi.stubGlobal('matchMedia', (query: string): Partial<MediaQueryList> => ({
     matches: false,

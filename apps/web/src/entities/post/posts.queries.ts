@@ -11,6 +11,7 @@ import toast from 'react-hot-toast';
 import { uploadImage } from '../../shared/lib/upload';
 import { enqueue } from '../../shared/offlineQueue/postQueue';
 import { isUnreachable } from '../../shared/offlineQueue/retry';
+import type { QueuedImage } from '../../shared/offlineQueue/queueStore';
 import { useRequiredSession } from '../session/SessionProvider';
 import { tagKeys } from '../tag/tags.queries';
 import { postMessages } from './messages';
@@ -84,6 +85,10 @@ export interface PublishVariables extends PostWarnings {
   /** The post it quotes (absent: none). */
   quoteId?: string;
   onProgress?: (fraction: number) => void;
+  /** The album's images in order (absent or empty: none, or the single `image`). */
+  media?: QueuedImage[];
+  /** Called with the share of the album's image at `index` uploaded so far. */
+  onMediaProgress?: (index: number, fraction: number) => void;
   /** The post's poll, fixed once posted (null: none; a post has an image or a poll). */
   poll?: PollInput | null;
 }
@@ -111,7 +116,7 @@ export function useCreatePost() {
     mutationKey: ['posts', 'create'],
     // Not paused while offline: an unreachable server queues the post (below).
     networkMode: 'always',
-    mutationFn: async ({ onProgress, ...written }: PublishVariables) => {
+    mutationFn: async ({ onProgress, onMediaProgress, ...written }: PublishVariables) => {
       const post = {
         id: crypto.randomUUID(),
         memberId: user._id,
@@ -120,7 +125,7 @@ export function useCreatePost() {
         token,
       };
       try {
-        return { post: await sendPost(post, token, onProgress) };
+        return { post: await sendPost(post, token, onProgress, onMediaProgress) };
       } catch (error) {
         if (!isUnreachable(error)) throw error;
         await enqueue(post);

@@ -1,27 +1,60 @@
 import type { Post } from '@perch/contract';
-import type { QueuedPost } from '../../shared/offlineQueue/queueStore';
+import type { QueuedImage, QueuedPost } from '../../shared/offlineQueue/queueStore';
 import { uploadImage } from '../../shared/lib/upload';
 import { createPost } from './posts.api';
 
-/** Sends one post: its image first, then the post, under its Idempotency-Key. */
+type SentPost = Pick<
+  QueuedPost,
+  | 'id'
+  | 'content'
+  | 'image'
+  | 'altText'
+  | 'contentWarning'
+  | 'sensitive'
+  | 'poll'
+  | 'quoteId'
+  | 'media'
+>;
+
+/** Uploads an album's images one after the other, so that they keep their order. */
+async function uploadAlbum(
+  images: QueuedImage[],
+  token: string,
+  onMediaProgress?: (index: number, fraction: number) => void,
+): Promise<{ url: string; alt: string | null }[]> {
+  const media: { url: string; alt: string | null }[] = [];
+  for (const [index, image] of images.entries()) {
+    const onProgress =
+      onMediaProgress &&
+      ((fraction: number) => {
+        onMediaProgress(index, fraction);
+      });
+    const { url } = await uploadImage(image.file, { token, purpose: 'post', onProgress });
+    media.push({ url, alt: image.alt.trim() === '' ? null : image.alt });
+  }
+  return media;
+}
+
+/** Sends one post: its images first, then the post, under its Idempotency-Key. */
 export async function sendPost(
-  post: Pick<
-    QueuedPost,
-    'id' | 'content' | 'image' | 'altText' | 'contentWarning' | 'sensitive' | 'poll' | 'quoteId'
-  >,
+  post: SentPost,
   token: string,
   onProgress?: (fraction: number) => void,
+  onMediaProgress?: (index: number, fraction: number) => void,
 ): Promise<Post> {
+  const album = post.media?.length ? await uploadAlbum(post.media, token, onMediaProgress) : null;
   const mediaURL = post.image
     ? (await uploadImage(post.image, { token, purpose: 'post', onProgress })).url
     : null;
+  const hasImage = mediaURL !== null || album !== null;
   const postData = {
     content: post.content,
-    mediaURL,
+    // An album is sent as `media` alone; the single image of older queued posts as mediaURL.
+    ...(album ? { media: album } : { mediaURL }),
     ...(mediaURL && post.altText.trim() !== '' ? { mediaAlt: post.altText } : {}),
     ...(post.contentWarning?.trim() ? { contentWarning: post.contentWarning } : {}),
-    ...(mediaURL && post.sensitive ? { sensitive: true } : {}),
-    ...(post.poll && !mediaURL ? { poll: post.poll } : {}),
+    ...(hasImage && post.sensitive ? { sensitive: true } : {}),
+    ...(post.poll && !hasImage ? { poll: post.poll } : {}),
     ...(post.quoteId ? { quoteId: post.quoteId } : {}),
   };
   return (await createPost(postData, token, { idempotencyKey: post.id })).post;

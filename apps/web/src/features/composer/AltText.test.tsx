@@ -39,14 +39,14 @@ describe('image descriptions', () => {
         ),
       ),
       http.post('/api/posts', async ({ request }) => {
-        const body = (await request.json()) as { postData: { mediaAlt?: string } };
+        const body = (await request.json()) as { postData: { media?: { alt: string | null }[] } };
         posted.push(body);
         return json(
           {
             post: makePost({
               content: '',
               mediaURL: '/media/sun.webp',
-              mediaAlt: body.postData.mediaAlt ?? null,
+              mediaAlt: body.postData.media?.[0]?.alt ?? null,
               userId: me._id,
               author: { ...me, avatarURL: null },
             }),
@@ -58,12 +58,14 @@ describe('image descriptions', () => {
     const { user } = renderApp('/');
     await screen.findByPlaceholderText("What's is in your mind?");
     // No image, no description field.
-    expect(within(composer()).queryByRole('textbox', { name: 'Image description' })).toBeNull();
+    expect(
+      within(composer()).queryByRole('textbox', { name: 'Description of image 1' }),
+    ).toBeNull();
 
     const input = composer().querySelector<HTMLInputElement>('input[type="file"]');
     if (!input) throw new Error('No file input.');
     await user.upload(input, new File(['png'], 'sun.png', { type: 'image/png' }));
-    const field = within(composer()).getByRole('textbox', { name: 'Image description' });
+    const field = within(composer()).getByRole('textbox', { name: 'Description of image 1' });
     expect(field).toHaveAccessibleDescription(/Add a description so people who cannot see/);
     expect(
       within(composer()).getByText(`0/${MEDIA_ALT_MAX.toLocaleString('en-US')}`),
@@ -75,7 +77,10 @@ describe('image descriptions', () => {
     expect(await screen.findByText('New post created')).toBeInTheDocument();
     expect(posted).toEqual([
       {
-        postData: { content: '', mediaURL: '/media/sun.webp', mediaAlt: 'A red sun over the sea' },
+        postData: {
+          content: '',
+          media: [{ url: '/media/sun.webp', alt: 'A red sun over the sea' }],
+        },
       },
     ]);
     // The new card's picture is named by its description.

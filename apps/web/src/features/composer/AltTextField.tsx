@@ -5,13 +5,20 @@ interface AltTextFieldProps {
   value: string;
   onChange: (value: string) => void;
   disabled: boolean;
+  /** Names the field when the post has several images. */
+  label?: string;
 }
 
 /**
  * The image's description, under its preview. Optional, but a gentle note asks for one while it
  * is empty: it is what a screen reader says instead of the picture.
  */
-export function AltTextField({ value, onChange, disabled }: AltTextFieldProps) {
+export function AltTextField({
+  value,
+  onChange,
+  disabled,
+  label = 'Image description',
+}: AltTextFieldProps) {
   const id = useId();
   const hintId = useId();
   const length = countCharacters(value);
@@ -19,7 +26,7 @@ export function AltTextField({ value, onChange, disabled }: AltTextFieldProps) {
   return (
     <div className="alt-text-field">
       <label htmlFor={id} className="alt-text-field__label">
-        Image description
+        {label}
       </label>
       <textarea
         id={id}

@@ -58,12 +58,18 @@ export function ImagePreview({
 }
 
 /** How much of the image is uploaded, as a bar. */
-export function UploadProgress({ progress }: { progress: number }) {
+export function UploadProgress({
+  progress,
+  label = 'Uploading image',
+}: {
+  progress: number;
+  label?: string;
+}) {
   return (
     <div
       className="post-editor__progress"
       role="progressbar"
-      aria-label="Uploading image"
+      aria-label={label}
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={Math.round(progress * 100)}
@@ -76,6 +82,8 @@ export function UploadProgress({ progress }: { progress: number }) {
 interface EditorToolbarProps {
   hasImage: boolean;
   onPickImage: (file: File) => void;
+  /** Set for an album: the picker takes several images at once. */
+  onPickImages?: (files: File[]) => void;
   busy: boolean;
   emojiOpen: boolean;
   emojiId: string;
@@ -94,6 +102,7 @@ interface EditorToolbarProps {
 export function EditorToolbar({
   hasImage,
   onPickImage,
+  onPickImages,
   busy,
   emojiOpen,
   emojiId,
@@ -105,11 +114,12 @@ export function EditorToolbar({
   imageDisabled = false,
 }: EditorToolbarProps) {
   const fileRef = useRef<HTMLInputElement>(null);
-  const imageLabel = hasImage ? 'Replace image' : 'Add image';
+  const imageLabel = onPickImages ? 'Add images' : hasImage ? 'Replace image' : 'Add image';
   const handleFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
+    const files = [...(event.target.files ?? [])];
     event.target.value = '';
-    if (file && isImageFile(file)) onPickImage(file);
+    if (onPickImages) onPickImages(files);
+    else if (files[0] && isImageFile(files[0])) onPickImage(files[0]);
   };
   return (
     <div className="post-editor__toolbar">
@@ -118,6 +128,7 @@ export function EditorToolbar({
           ref={fileRef}
           type="file"
           accept="image/*"
+          multiple={onPickImages !== undefined}
           hidden
           tabIndex={-1}
           aria-label={imageLabel}

@@ -34,7 +34,7 @@ describe('a poll in the new-post box', () => {
     expect(toggle).toHaveAttribute('aria-pressed', 'false');
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-pressed', 'true');
-    expect(within(composer()).getByRole('button', { name: 'Add image' })).toBeDisabled();
+    expect(within(composer()).getByRole('button', { name: 'Add images' })).toBeDisabled();
 
     const poll = within(composer()).getByRole('group', { name: 'Poll' });
     expect(within(poll).getAllByRole('textbox')).toHaveLength(2);

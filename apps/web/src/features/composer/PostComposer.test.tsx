@@ -139,9 +139,11 @@ describe('new-post box', () => {
         );
       }),
       http.post('/api/posts', async ({ request }) => {
-        const body = (await request.json()) as { postData: { content: string; mediaURL: string } };
+        const body = (await request.json()) as {
+          postData: { content: string; media: { url: string }[] };
+        };
         posted.push(body);
-        return json({ post: mine(body.postData.content, body.postData.mediaURL) }, 201);
+        return json({ post: mine(body.postData.content, body.postData.media[0]?.url) }, 201);
       }),
     );
     const { user } = renderApp('/');
@@ -152,7 +154,7 @@ describe('new-post box', () => {
     expect(input).toHaveAttribute('accept', 'image/*');
     await user.upload(input, new File(['png'], 'photo.png', { type: 'image/png' }));
 
-    expect(within(composer()).getByRole('img', { name: 'Selected image' })).toHaveAttribute(
+    expect(within(composer()).getByRole('img', { name: 'Image 1' })).toHaveAttribute(
       'src',
       'blob:preview',
     );
@@ -160,10 +162,10 @@ describe('new-post box', () => {
 
     expect(await screen.findByText('New post created')).toBeInTheDocument();
     expect(uploads).toEqual([{ purpose: 'post', hasFile: true, auth: 'token-me' }]);
-    expect(posted).toEqual([{ postData: { content: '', mediaURL: '/media/abc.webp' } }]);
-    expect(
-      within(composer()).queryByRole('img', { name: 'Selected image' }),
-    ).not.toBeInTheDocument();
+    expect(posted).toEqual([
+      { postData: { content: '', media: [{ url: '/media/abc.webp', alt: null }] } },
+    ]);
+    expect(within(composer()).queryByRole('img', { name: 'Image 1' })).not.toBeInTheDocument();
     const card = await screen.findByTestId('post-card');
     expect(within(card).getByRole('img', { name: 'Image posted by Ada Lovelace' })).toHaveAttribute(
       'src',
@@ -183,9 +185,7 @@ describe('new-post box', () => {
       target: { files: [new File(['text'], 'notes.txt', { type: 'text/plain' })] },
     });
 
-    expect(
-      within(composer()).queryByRole('img', { name: 'Selected image' }),
-    ).not.toBeInTheDocument();
+    expect(within(composer()).queryByRole('img', { name: 'Image 1' })).not.toBeInTheDocument();
   });
 
   it('the sidebar dialog holds the same form and closes after posting', async () => {

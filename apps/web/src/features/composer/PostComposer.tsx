@@ -16,6 +16,7 @@ import {
 import { useCreatePost } from '../../entities/post/posts.queries';
 import { NEW_POLL, pollToSend, type PollDraft } from './PollFields';
 import { QuoteAttachment } from './QuoteAttachment';
+import { albumEditorProps, trackAlbumProgress, type AlbumItem } from './AlbumFields';
 
 export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
 
@@ -25,7 +26,19 @@ const submitClass = (text: string) =>
     ? 'post-composer__submit post-composer__submit--blank'
     : 'post-composer__submit';
 
-const isEmptyPost = (content: DraftContent) => content.text.trim() === '' && !content.image;
+const isEmptyPost = (content: DraftContent) =>
+  content.text.trim() === '' && !content.image && !content.media?.length;
+
+/** The new-post box keeps its images as an album, never as a draft's single image. */
+const NO_SINGLE_IMAGE = { image: null, altText: '', removeImage: false } as const;
+
+/** A kept draft's images as an album, a single image of an older draft included. */
+const albumOf = (kept: DraftContent): AlbumItem[] =>
+  kept.media?.length
+    ? kept.media
+    : kept.image
+      ? [{ id: crypto.randomUUID(), file: kept.image, alt: kept.altText }]
+      : [];
 
 interface PostComposerProps {
   /** Called after the post was created (the dialog holding the box closes then). */
@@ -38,7 +51,8 @@ interface PostComposerProps {
 }
 
 /**
- * The new-post box: text, an optional image (uploaded on Post, with a progress bar), emojis,
+ * The new-post box: text, up to ten images in order (each uploaded on Post with its own progress
+ * bar and described by its own alt text), emojis,
  * and a content warning and sensitive mark. The Post button looks disabled while the text is blank, yet still submits; the
  * server then refuses a post with neither text nor image and the failure toast says so. What is
  * typed is kept as a draft on this device until it is posted (features/drafts).
@@ -46,11 +60,10 @@ interface PostComposerProps {
 export function PostComposer({ onPosted, autoFocus = false, className, quote }: PostComposerProps) {
   const { user } = useRequiredSession();
   const [text, setText] = useState('');
-  const [image, setImage] = useState<File | null>(null);
-  const [altText, setAltText] = useState('');
+  const [album, setAlbum] = useState<AlbumItem[]>([]);
   const [warnings, setWarnings] = useState<EditorWarnings>(NO_WARNINGS);
   const [emojiOpen, setEmojiOpen] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
+  const [progress, setProgress] = useState<Record<string, number> | null>(null);
   const [poll, setPoll] = useState<PollDraft | null>(null);
   const [quoted, setQuoted] = useState<Post | null>(quote ?? null);
   const create = useCreatePost();
@@ -58,13 +71,12 @@ export function PostComposer({ onPosted, autoFocus = false, className, quote }: 
     memberId: user._id,
     postId: null,
     content: useMemo(
-      () => ({ text, image, altText, removeImage: false, ...draftWarnings(warnings) }),
-      [text, image, altText, warnings],
+      () => ({ text, ...NO_SINGLE_IMAGE, media: album, ...draftWarnings(warnings) }),
+      [text, album, warnings],
     ),
     restore: useCallback((kept: DraftContent) => {
       setText(kept.text);
-      setImage(kept.image);
-      setAltText(kept.altText);
+      setAlbum(albumOf(kept));
       setWarnings(editorWarningsOf(kept));
     }, []),
     isPristine: isEmptyPost,
@@ -75,18 +87,18 @@ export function PostComposer({ onPosted, autoFocus = false, className, quote }: 
     create.mutate(
       {
         content: text.trim(),
-        image,
-        altText: image ? altText : '',
+        image: null,
+        altText: '',
+        media: album.map(({ file, alt }) => ({ file, alt })),
         ...warningsToSend(warnings),
         ...(quoted ? { quoteId: quoted._id } : {}),
-        onProgress: image ? setProgress : undefined,
-        poll: poll && !image ? pollToSend(poll) : null,
+        onMediaProgress: trackAlbumProgress(album, setProgress),
+        poll: poll && album.length === 0 ? pollToSend(poll) : null,
       },
       {
         onSuccess: () => {
           setText('');
-          setImage(null);
-          setAltText('');
+          setAlbum([]);
           setWarnings(NO_WARNINGS);
           setPoll(null);
           setQuoted(null);
@@ -109,17 +121,9 @@ export function PostComposer({ onPosted, autoFocus = false, className, quote }: 
       <PostEditor
         text={text}
         onTextChange={setText}
-        image={image ? { kind: 'file', file: image } : null}
-        onPickImage={setImage}
-        onRemoveImage={() => {
-          setImage(null);
-          setAltText('');
-        }}
-        altText={altText}
-        onAltTextChange={setAltText}
+        {...albumEditorProps(album, setAlbum, progress)}
         warnings={warnings}
         onWarningsChange={setWarnings}
-        progress={progress}
         busy={create.isPending}
         emojiOpen={emojiOpen}
         onEmojiOpenChange={setEmojiOpen}

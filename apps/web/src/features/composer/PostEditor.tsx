@@ -2,6 +2,7 @@ import {
   useId,
   useLayoutEffect,
   useRef,
+  type DragEvent,
   type KeyboardEvent,
   type ReactNode,
   type RefObject,
@@ -17,6 +18,7 @@ import {
 } from './EditorParts';
 import { ContentWarningField, SensitiveToggle, type EditorWarnings } from './Warnings';
 import { editorPoll, type PollDraft } from './PollFields';
+import { AlbumFields, useAlbumPicker, type AlbumItem } from './AlbumFields';
 import './composer.css';
 
 export { isImageFile, type EditorImage } from './EditorParts';
@@ -55,6 +57,17 @@ export interface PostEditorProps {
   onPollChange?: (poll: PollDraft | null) => void;
   /** The poll a Poll button starts. */
   newPoll?: PollDraft;
+  /** The new post's images in order; with onAlbumChange the editor takes several images. */
+  album?: AlbumItem[];
+  onAlbumChange?: (album: AlbumItem[]) => void;
+  /** Share uploaded so far of each album image being uploaded, by its id. */
+  albumProgress?: Record<string, number> | null;
+}
+
+/** The props with `image` set while the album has images, so that the poll gives way to them. */
+function withAlbumImage(props: PostEditorProps): PostEditorProps {
+  const first = props.album?.[0];
+  return first ? { ...props, image: { kind: 'file', file: first.file } } : props;
 }
 
 /** Inserts an emoji at the caret, which then follows it. */
@@ -82,6 +95,18 @@ function useEmojiInsertion(
   };
 }
 
+/** Lets images dropped on the editor join the album. */
+const dropTarget = (onDropFiles: (files: File[]) => void) => ({
+  onDragOver: (event: DragEvent<HTMLFormElement>) => {
+    if (event.dataTransfer.types.includes('Files')) event.preventDefault();
+  },
+  onDrop: (event: DragEvent<HTMLFormElement>) => {
+    if (event.dataTransfer.files.length === 0) return;
+    event.preventDefault();
+    onDropFiles([...event.dataTransfer.files]);
+  },
+});
+
 /** Cmd or Ctrl with Enter sends the form. */
 function submitOnModEnter(event: KeyboardEvent<HTMLTextAreaElement>): void {
   if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
@@ -103,7 +128,10 @@ type ImageFieldsProps = Pick<
   | 'poll'
   | 'onPollChange'
   | 'newPoll'
->;
+  | 'album'
+  | 'onAlbumChange'
+  | 'albumProgress'
+> & { albumNotice: string | null };
 
 /**
  * Under the text: the image with its description and sensitive mark, the upload's progress, and
@@ -111,10 +139,19 @@ type ImageFieldsProps = Pick<
  */
 function ImageFields(props: ImageFieldsProps) {
   const { image, altText, onAltTextChange, onRemoveImage, warnings, onWarningsChange } = props;
-  const { progress, busy } = props;
+  const { progress, busy, album, onAlbumChange } = props;
   return (
     <>
-      {image && (
+      {album && onAlbumChange && (
+        <AlbumFields
+          album={album}
+          onChange={onAlbumChange}
+          progress={props.albumProgress ?? null}
+          busy={busy}
+          notice={props.albumNotice}
+        />
+      )}
+      {image && !album && (
         <ImagePreview
           image={image}
           altText={altText}
@@ -140,12 +177,13 @@ function ImageFields(props: ImageFieldsProps) {
 }
 
 /** The toolbar under the editor, with the Poll button when the editor offers a poll. */
-function Toolbar(props: PostEditorProps & { emojiId: string }) {
+function Toolbar(props: PostEditorProps & { emojiId: string; onPickImages?: (f: File[]) => void }) {
   const poll = editorPoll(props);
   return (
     <EditorToolbar
       hasImage={props.image !== null}
       onPickImage={props.onPickImage}
+      onPickImages={props.onPickImages}
       busy={props.busy}
       emojiOpen={props.emojiOpen}
       emojiId={props.emojiId}
@@ -187,6 +225,9 @@ export function PostEditor(props: PostEditorProps) {
   const textRef = useRef<HTMLTextAreaElement>(null);
   const mention = useMentionAutocomplete({ text, onTextChange, fieldRef: textRef });
   const insertEmoji = useEmojiInsertion(text, onTextChange, textRef);
+  const albumPicker = useAlbumPicker(props.album ?? [], props.onAlbumChange ?? (() => undefined));
+  const pickImages = props.onAlbumChange && !busy ? albumPicker.add : undefined;
+  const withImage = withAlbumImage(props);
 
   const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -200,6 +241,7 @@ export function PostEditor(props: PostEditorProps) {
       onSubmit={handleSubmit}
       aria-busy={busy}
       noValidate
+      {...(pickImages && dropTarget(pickImages))}
     >
       <div className="post-editor__body">
         {leading}
@@ -238,10 +280,10 @@ export function PostEditor(props: PostEditorProps) {
             />
             <MentionListbox {...mention.listboxProps} />
           </div>
-          <ImageFields {...props} />
+          <ImageFields {...withImage} albumNotice={albumPicker.notice} />
         </div>
       </div>
-      <Toolbar {...props} emojiId={emojiId} />
+      <Toolbar {...withImage} emojiId={emojiId} onPickImages={pickImages} />
       {emojiOpen && (
         <EmojiPanel
           id={emojiId}

@@ -9,7 +9,7 @@ const PREVIEW_LENGTH = 60;
 /** A draft's first words, or what it holds when it has none. */
 export function draftTitle(draft: Draft): string {
   const text = draft.text.trim().replace(/\s+/g, ' ');
-  if (text === '') return draft.image ? 'Image' : 'Empty draft';
+  if (text === '') return draft.image || draft.media?.length ? 'Image' : 'Empty draft';
   return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
 }
 

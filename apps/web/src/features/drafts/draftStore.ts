@@ -1,5 +1,12 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
+/** One image of a drafted album. */
+export interface DraftImage {
+  id: string;
+  file: File;
+  alt: string;
+}
+
 /**
  * A post being written, kept on this device as the member types: the new-post box's drafts (any
  * number) and one per post in Edit Post. Images are kept as the picked File itself.
@@ -19,6 +26,8 @@ export interface Draft {
   contentWarning?: string | null;
   /** Whether the image is marked sensitive (absent: not). */
   sensitive?: boolean;
+  /** The new post's album in order, each picked File with its description (absent: none). */
+  media?: DraftImage[];
   updatedAt: number;
 }
 

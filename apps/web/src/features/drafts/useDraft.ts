@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import type { Draft } from './draftStore';
+import type { Draft, DraftImage } from './draftStore';
 
 /** What a draft keeps of the editor. */
 export interface DraftContent {
@@ -12,6 +12,8 @@ export interface DraftContent {
   contentWarning: string | null;
   /** Whether the image is marked sensitive. */
   sensitive: boolean;
+  /** The new post's album in order (absent on drafts kept before albums). */
+  media?: DraftImage[];
 }
 
 const EMPTY: DraftContent = {
@@ -21,6 +23,7 @@ const EMPTY: DraftContent = {
   removeImage: false,
   contentWarning: null,
   sensitive: false,
+  media: [],
 };
 
 /** Typing settles this long before the draft is written. */

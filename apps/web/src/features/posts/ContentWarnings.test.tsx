@@ -155,7 +155,11 @@ describe('content warnings in the composer', () => {
     expect(await screen.findByText('New post created')).toBeInTheDocument();
     expect(posted).toEqual([
       {
-        postData: { content: 'It ends', mediaURL: '/media/sun.webp', contentWarning: 'Spoilers' },
+        postData: {
+          content: 'It ends',
+          media: [{ url: '/media/sun.webp', alt: null }],
+          contentWarning: 'Spoilers',
+        },
       },
     ]);
     // The box is closed again for the next post.
@@ -186,7 +190,10 @@ describe('content warnings in the composer', () => {
     await user.click(mark);
     await user.click(within(composer()).getByRole('button', { name: 'Post' }));
     expect(await screen.findByText('New post created')).toBeInTheDocument();
-    expect(posted[0]?.postData).toMatchObject({ mediaURL: '/media/m.webp', sensitive: true });
+    expect(posted[0]?.postData).toMatchObject({
+      media: [{ url: '/media/m.webp', alt: null }],
+      sensitive: true,
+    });
     expect(posted[0]?.postData).not.toHaveProperty('contentWarning');
   });
 });

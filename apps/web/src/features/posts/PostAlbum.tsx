@@ -1,5 +1,6 @@
 import type { PostMedia } from '@perch/contract';
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { BlurhashPlaceholder, useImageLoaded } from './BlurhashPlaceholder';
 
 /** How far a finger must travel sideways for a swipe to turn the image. */
 const SWIPE_MIN_PX = 40;
@@ -35,6 +36,7 @@ export function PostAlbum({ images, fallbackAlt, sensitive }: AlbumProps) {
   const opener = useRef<HTMLButtonElement>(null);
   const hidden = sensitive && !revealed;
   const image = images[index];
+  const loaded = useImageLoaded(image?.url);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowLeft') go(-1);
     else if (event.key === 'ArrowRight') go(1);
@@ -78,9 +80,11 @@ export function PostAlbum({ images, fallbackAlt, sensitive }: AlbumProps) {
             if (!hidden) setViewing(true);
           }}
         >
+          {!loaded.loaded && <BlurhashPlaceholder hash={image?.blurhash} />}
           <img
             key={image?.url}
             src={image?.url}
+            onLoad={loaded.onLoad}
             alt={hidden ? '' : altOf(image, fallbackAlt)}
             className="post-card__image"
             draggable={false}

@@ -6,6 +6,7 @@ import { ImageIcon } from '../../shared/components/postIcons';
 import { LinkPreview } from './LinkPreview';
 import { PollView } from './PollView';
 import { PostAlbum } from './PostAlbum';
+import { BlurhashPlaceholder, useImageLoaded } from './BlurhashPlaceholder';
 import { QuoteEmbed } from '../../entities/post/QuoteEmbed';
 
 interface PostImageProps {
@@ -14,6 +15,8 @@ interface PostImageProps {
   fallbackAlt: string;
   /** Blurred behind a Show button until pressed. */
   sensitive: boolean;
+  /** Drawn while the image loads (null: none recorded). */
+  blurhash?: string | null;
 }
 
 /**
@@ -22,7 +25,8 @@ interface PostImageProps {
  * image is blurred, and hidden from screen readers, until the reader presses Show; Hide blurs it
  * again.
  */
-function PostImage({ src, description, fallbackAlt, sensitive }: PostImageProps) {
+function PostImage({ src, description, fallbackAlt, sensitive, blurhash }: PostImageProps) {
+  const image = useImageLoaded(src);
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const [showDescription, setShowDescription] = useState(false);
   const [revealed, setRevealed] = useState(false);
@@ -40,8 +44,10 @@ function PostImage({ src, description, fallbackAlt, sensitive }: PostImageProps)
   return (
     <div className="post-card__figure">
       <div className={hidden ? 'post-card__media post-card__media--hidden' : 'post-card__media'}>
+        {!image.loaded && <BlurhashPlaceholder hash={blurhash} />}
         <img
           src={src}
+          onLoad={image.onLoad}
           alt={hidden ? '' : alt}
           aria-hidden={hidden || undefined}
           className="post-card__image"
@@ -129,6 +135,7 @@ function Shown({
           <PostImage
             src={post.mediaURL}
             description={post.mediaAlt}
+            blurhash={post.media[0]?.blurhash}
             fallbackAlt={`Image posted by ${fullName}`}
             sensitive={sensitive}
           />

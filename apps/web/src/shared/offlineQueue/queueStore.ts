@@ -20,9 +20,17 @@ export interface QueuedPost {
   poll?: PollInput | null;
   /** The post it quotes (absent: none). */
   quoteId?: string;
+  /** The album's images in order, uploaded when it is sent (absent on older posts: `image`). */
+  media?: QueuedImage[];
   queuedAt: number;
   /** The session it was written in, for the service worker to send it with (absent on old ones). */
   token?: string;
+}
+
+/** One image of a queued album: the picked file and its description ('' for none). */
+export interface QueuedImage {
+  file: File;
+  alt: string;
 }
 
 /** What a toggle asks for: the state the member chose while the server was out of reach. */
