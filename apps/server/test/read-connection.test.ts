@@ -161,6 +161,12 @@ sqliteOnly('a log grown past its limit', () => {
     const checkpointer = startCheckpointer(dbFile, { intervalMs: 20, restartFrames: 500 });
     try {
       let result = await checkpointer.next();
+      if (result.restarted) {
+        // The migrations' own log was past the limit: a write starts it over before the test.
+        await file.handle.db.insertInto('users').values(member('r-before')).execute();
+        result = await checkpointer.next();
+        result = await checkpointer.next();
+      }
       expect(result.restarted).toBe(false);
       await file.handle.db
         .insertInto('users')
