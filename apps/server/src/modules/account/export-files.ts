@@ -5,7 +5,7 @@ import type { Database, UserRow } from '../../platform/db/schema';
 import { toIso } from '../../lib/time';
 import { decodePoll, type PollData } from '../../read-model/post/poll-view';
 import * as repo from './export.repository';
-import { albumOf } from '../posts/album';
+import { albumOf } from '../posts/album.codec';
 
 type Db = Kysely<Database>;
 /** The row type of a page query. */

@@ -12,7 +12,7 @@ import { sqlBoolean } from '../../platform/db/dialect';
 import { compileJson, joinedObjects, ownCopy, withJson } from '../../lib/serialized';
 import type { PostCardRow, PostRecord } from '../../modules/posts/posts.repository';
 import { decodePoll, presentPoll, type PollData } from './poll-view';
-import { albumOf } from '../../modules/posts/album';
+import { albumOf } from '../../modules/posts/album.codec';
 
 type Reader = { id: string; username: string } | null;
 
