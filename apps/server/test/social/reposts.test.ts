@@ -329,3 +329,91 @@ describe('reposts by widely followed members, read into Home on demand', () => {
     expect((await home(t.app, reader, 1)).map((item) => item.id)).toEqual([own._id]);
   });
 });
+
+describe('reposts under concurrent requests', () => {
+  let t: TestApp;
+  let author: Member;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    [author] = await createMembers(t.app, 1);
+  });
+  afterAll(() => t.close());
+
+  const storedCount = async (postId: string) =>
+    (
+      await t.app.db
+        .selectFrom('posts')
+        .select('repost_count')
+        .where('id', '=', postId)
+        .executeTakeFirstOrThrow()
+    ).repost_count;
+  const repostRows = (postId: string) =>
+    t.app.db.selectFrom('reposts').select('id').where('post_id', '=', postId).execute();
+
+  it('counts 15 members reposting one post at once, and undoing it at once', async () => {
+    const reposters = await createMembers(t.app, 15);
+    const post = await createPost(t.app, author.token, 'spreading fast');
+    const added = await Promise.all(reposters.map((m) => repostRequest(t.app, m.token, post._id)));
+    expect(added.map((r) => r.statusCode)).toEqual(Array(15).fill(201));
+    expect(await storedCount(post._id)).toBe(15);
+    expect(await repostRows(post._id)).toHaveLength(15);
+    expect((await fetchPost(t.app, post._id)).repostCount).toBe(15);
+
+    const undone = await Promise.all(
+      reposters.map((m) => unrepostRequest(t.app, m.token, post._id)),
+    );
+    expect(undone.map((r) => r.statusCode)).toEqual(Array(15).fill(201));
+    expect(await storedCount(post._id)).toBe(0);
+    expect(await repostRows(post._id)).toHaveLength(0);
+  });
+
+  it('keeps one repost, one entry in Home and one notification when a member reposts ten times at once', async () => {
+    const [reposter, reader] = await createMembers(t.app, 2);
+    await follow(t.app, reader.token, reposter.user._id);
+    await startTimeline(t.app, reader);
+    const post = await createPost(t.app, author.token, 'pressed twice');
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => repostRequest(t.app, reposter.token, post._id)),
+    );
+    const statuses = responses.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    for (const response of responses.filter((r) => r.statusCode !== 201)) {
+      expectError(response, 400, ErrorMessages.alreadyReposted);
+    }
+    expect(await storedCount(post._id)).toBe(1);
+    expect(await repostRows(post._id)).toHaveLength(1);
+    await settle(t.app);
+    expect((await home(t.app, reader)).filter((item) => item.id === post._id)).toEqual([
+      { id: post._id, by: reposter.user.username },
+    ]);
+    const notifications = bodyOf(
+      notificationPageSchema,
+      await call(t.app, { method: 'GET', url: '/api/notifications', token: author.token }),
+      200,
+    );
+    const reposts = notifications.notifications.filter(
+      (n) => n.kind === 'repost' && n.post?._id === post._id,
+    );
+    expect(reposts.map((n) => n.actorCount)).toEqual([1]);
+  });
+
+  it('leaves no repost, entry or count behind when reposts race the post being deleted', async () => {
+    const [reader, ...reposters] = await createMembers(t.app, 8);
+    for (const reposter of reposters) {
+      await follow(t.app, reader.token, reposter.user._id);
+    }
+    await startTimeline(t.app, reader);
+    const post = await createPost(t.app, author.token, 'here and gone');
+    const [deleted] = await Promise.all([
+      deletePost(t.app, author.token, post._id),
+      ...reposters.map((m) => repostRequest(t.app, m.token, post._id)),
+    ]);
+    expect(deleted.statusCode).toBeLessThan(300);
+    await settle(t.app);
+    expect(await repostRows(post._id)).toHaveLength(0);
+    expect((await home(t.app, reader)).map((item) => item.id)).not.toContain(post._id);
+    expect(await counterMismatches(t.app.db)).toEqual(NO_MISMATCH);
+    expect(await orphanRows(t.app.db)).toEqual(NO_ORPHANS);
+  });
+});

@@ -6,6 +6,7 @@ import { LoadProblem } from './LoadProblem';
 import { settingsMessages, useChangePrivacy, usePrivacyQuery } from './settings.queries';
 import { SettingsSection } from './SettingsSection';
 import { SettingSwitch } from './SettingSwitch';
+import { useSwitchDrafts } from './useSwitchDrafts';
 
 export const privacyLabels = {
   publicProfile: 'Show my profile and posts to people who are not signed in',
@@ -22,10 +23,12 @@ export function PrivacySection() {
   const { user } = useRequiredSession();
   const query = usePrivacyQuery();
   const change = useChangePrivacy();
+  const drafts = useSwitchDrafts<Setting>();
   const [status, setStatus] = useState('');
 
   const onChange = (setting: Setting, checked: boolean) => {
     setStatus('Saving…');
+    drafts.start(setting, checked);
     change.mutate(
       { [setting]: checked },
       {
@@ -36,6 +39,9 @@ export function PrivacySection() {
         onError: (error) => {
           setStatus('');
           toast.error(error.message);
+        },
+        onSettled: () => {
+          drafts.settle(setting);
         },
       },
     );
@@ -64,7 +70,7 @@ export function PrivacySection() {
         <div className="privacy-options">
           <SettingSwitch
             label={privacyLabels.publicProfile}
-            checked={query.data.publicProfile}
+            checked={drafts.shown('publicProfile', query.data.publicProfile)}
             hint={`Your page at /@${user.username}, your posts' pages and your feeds. Signed-in members always see you.`}
             onChange={(checked) => {
               onChange('publicProfile', checked);
@@ -72,7 +78,7 @@ export function PrivacySection() {
           />
           <SettingSwitch
             label={privacyLabels.noindex}
-            checked={query.data.noindex}
+            checked={drafts.shown('noindex', query.data.noindex)}
             hint="Your public pages tell search engines not to list them; most respect it."
             onChange={(checked) => {
               onChange('noindex', checked);
