@@ -34,3 +34,4 @@ export * from './searchRules';
 export * from './streamRules';
 export * from './userRules';
 export * from './quotes';
+export * as mastodon from './mastodon/index';

@@ -40,6 +40,7 @@ import { pollsRoutes } from '../modules/polls/polls.routes';
 import { sessionsRoutes } from '../modules/sessions/sessions.routes';
 import { safetyRoutes } from '../modules/safety/safety.routes';
 import { usersRoutes } from '../modules/users/users.routes';
+import { mastodonApi } from '../mastodon/mastodon.plugin';
 import { bodyLimitGuard } from './plugins/body-limit';
 import { compression } from './plugins/compression';
 import { answerClientError, answerFrameworkError, errorHandler } from './plugins/error-handler';
@@ -227,6 +228,7 @@ export async function buildApp(
 
   await app.register(apiRoutes(config, options.validateResponses === true), { prefix: '/api' });
 
+  await app.register(mastodonApi);
   await app.register(feedsRoutes);
   await app.register(pagesRoutes);
   await app.register(webPlugin, { webDir: config.webDir, mediaDir: mediaDirOf(config) });

@@ -8,6 +8,11 @@ export interface Viewer {
   username: string;
   /** The session the token belongs to (absent for viewers made without a sign-in, in tests). */
   sessionId?: string;
+  /**
+   * What an app's token may do (OAuth scopes, see mastodon/scopes.ts); absent for Perch's own
+   * sessions, which may do everything.
+   */
+  scopes?: readonly string[];
 }
 
 /** A viewer right after signing in: the session is known. */

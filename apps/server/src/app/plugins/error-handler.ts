@@ -90,40 +90,53 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   socket.end(rawAnswer(status, reason, ErrorMessages.badRequest));
 }
 
-/** One place turns every failure into a status and an {errors: [...]} body. */
+/** What a failure answers, whatever the wire shape of the API it happened in. */
+export interface ErrorAnswer {
+  status: number;
+  messages: string[];
+  retryAfter?: string;
+}
+
+/**
+ * One place decides every failure's status and messages; each API writes them in its own shape
+ * (Perch's {errors: [...]}, Mastodon's {error}).
+ */
+export function answerFor(error: FastifyError | AppError, request: FastifyRequest): ErrorAnswer {
+  if (error instanceof AppError) return { status: error.statusCode, messages: [error.message] };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return {
+      status: 400,
+      messages: describeValidation(error.validationContext, error.validation),
+    };
+  }
+  if (isConnectionLost(error)) {
+    request.log.warn({ err: error }, 'database connection lost');
+    return { status: 503, messages: [ErrorMessages.databaseUnavailable], retryAfter: '1' };
+  }
+  if (isForeignKeyViolation(error)) {
+    // A write naming a row deleted while it ran. Writes under a post lock the post first (and
+    // answer 404 Post not found), so what is left is a member who deleted their account
+    // meanwhile: the writer themselves, or the member they follow or mention.
+    return { status: 404, messages: [ErrorMessages.userNotFound] };
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    // Fastify's own client errors (malformed JSON, body too large, rate limit): their text is clear.
+    return { status, messages: [error.message] };
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  // Only with responses checked (tests): the mismatch is named where the test shows the answer.
+  if (error instanceof ResponseMismatchError) {
+    return { status: 500, messages: [ErrorMessages.internal, error.message] };
+  }
+  return { status: 500, messages: [ErrorMessages.internal] };
+}
+
+/** Perch's API answers every failure as a status and an {errors: [...]} body. */
 export const errorHandler = fp((app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.statusCode).send({ errors: [error.message] });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply
-        .status(400)
-        .send({ errors: describeValidation(error.validationContext, error.validation) });
-    }
-    if (isConnectionLost(error)) {
-      request.log.warn({ err: error }, 'database connection lost');
-      return reply
-        .status(503)
-        .header('retry-after', '1')
-        .send({ errors: [ErrorMessages.databaseUnavailable] });
-    }
-    if (isForeignKeyViolation(error)) {
-      // A write naming a row deleted while it ran. Writes under a post lock the post first (and
-      // answer 404 Post not found), so what is left is a member who deleted their account
-      // meanwhile: the writer themselves, or the member they follow or mention.
-      return reply.status(404).send({ errors: [ErrorMessages.userNotFound] });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // Fastify's own client errors (malformed JSON, body too large, rate limit): their text is clear.
-      return reply.status(status).send({ errors: [error.message] });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    // Only with responses checked (tests): the mismatch is named where the test shows the answer.
-    if (error instanceof ResponseMismatchError) {
-      return reply.status(500).send({ errors: [ErrorMessages.internal, error.message] });
-    }
-    return reply.status(500).send({ errors: [ErrorMessages.internal] });
+    const answer = answerFor(error, request);
+    if (answer.retryAfter !== undefined) void reply.header('retry-after', answer.retryAfter);
+    return reply.status(answer.status).send({ errors: answer.messages });
   });
 });

@@ -1,0 +1,28 @@
+import { mastodon } from '@perch/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { describeRoute } from '../app/plugins/openapi';
+import { accountsRoutes } from './accounts.routes';
+import { mastodonAuth } from './auth';
+import { useMastodonErrors, useMastodonNotFound } from './errors';
+
+/**
+ * Mastodon's client API (docs.joinmastodon.org/methods), so that the apps people already use work
+ * with Perch: a thin mapping of its methods and entities onto Perch's own services, which keep
+ * every rule. Its errors answer in Mastodon's shape.
+ */
+export const mastodonApi: FastifyPluginAsync = async (app) => {
+  const auth = mastodonAuth(app);
+  useMastodonErrors(app);
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ??= {});
+    schema.response = { ...mastodon.errorResponseSchemas, ...(schema.response as object) };
+    describeRoute(route, 'mastodon', 'optional');
+  });
+  await app.register(
+    async (v1) => {
+      useMastodonNotFound(v1);
+      await v1.register(accountsRoutes, { auth });
+    },
+    { prefix: '/api/v1' },
+  );
+};

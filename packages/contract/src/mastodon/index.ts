@@ -1,0 +1,4 @@
+// Mastodon's client API entities (docs.joinmastodon.org/entities), as Perch answers them.
+export * from './errors';
+export * from './account';
+export * from './status';
