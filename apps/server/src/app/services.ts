@@ -161,6 +161,7 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     sessions,
     entities,
     notifications,
+    polls,
     passwordHashCost,
   });
   const exports = createExportService({ reads, users, media, log });
