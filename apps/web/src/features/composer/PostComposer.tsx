@@ -27,7 +27,10 @@ const submitClass = (text: string) =>
     : 'post-composer__submit';
 
 const isEmptyPost = (content: DraftContent) =>
-  content.text.trim() === '' && !content.image && !content.media?.length;
+  content.text.trim() === '' &&
+  !content.image &&
+  !content.media?.length &&
+  !content.poll?.options.some((option) => option.trim() !== '');
 
 /** The new-post box keeps its images as an album, never as a draft's single image. */
 const NO_SINGLE_IMAGE = { image: null, altText: '', removeImage: false } as const;
@@ -71,13 +74,14 @@ export function PostComposer({ onPosted, autoFocus = false, className, quote }: 
     memberId: user._id,
     postId: null,
     content: useMemo(
-      () => ({ text, ...NO_SINGLE_IMAGE, media: album, ...draftWarnings(warnings) }),
-      [text, album, warnings],
+      () => ({ text, ...NO_SINGLE_IMAGE, media: album, poll, ...draftWarnings(warnings) }),
+      [text, album, poll, warnings],
     ),
     restore: useCallback((kept: DraftContent) => {
       setText(kept.text);
       setAlbum(albumOf(kept));
       setWarnings(editorWarningsOf(kept));
+      setPoll(kept.poll ?? null);
     }, []),
     isPristine: isEmptyPost,
   });

@@ -7,6 +7,13 @@ export interface DraftImage {
   alt: string;
 }
 
+/** A drafted poll: its options as typed, how long it stays open (seconds), one or several choices. */
+export interface DraftPoll {
+  options: string[];
+  expiresIn: number;
+  multiple: boolean;
+}
+
 /**
  * A post being written, kept on this device as the member types: the new-post box's drafts (any
  * number) and one per post in Edit Post. Images are kept as the picked File itself.
@@ -28,6 +35,8 @@ export interface Draft {
   sensitive?: boolean;
   /** The new post's album in order, each picked File with its description (absent: none). */
   media?: DraftImage[];
+  /** The new post's poll while its fields are open (absent: none). */
+  poll?: DraftPoll | null;
   updatedAt: number;
 }
 
