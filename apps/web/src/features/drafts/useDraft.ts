@@ -12,7 +12,7 @@ export interface DraftContent {
   contentWarning: string | null;
   /** Whether the image is marked sensitive. */
   sensitive: boolean;
-  /** The new post's album in order (absent on drafts kept before albums). */
+  /** The album in order (absent on drafts kept before albums). */
   media?: DraftImage[];
   /** The new post's poll while its fields are open (absent on drafts kept before polls). */
   poll?: DraftPoll | null;
