@@ -188,6 +188,7 @@ export function createOAuthService({ db, sessions, signToken, signAppToken }: OA
       scopes,
       ttlSeconds: APP_TOKEN_TTL_SECONDS,
     });
+    // The token's name claim is informational: every check reads the member's name from the session.
     const viewer = { id: code.user_id, username: '', sessionId: session.id };
     return { token: signToken(viewer, APP_TOKEN_TTL_SECONDS), scopes };
   }
