@@ -4,6 +4,9 @@ import { describeRoute } from '../app/plugins/openapi';
 import { accountsRoutes } from './accounts.routes';
 import { mastodonAuth } from './auth';
 import { useMastodonErrors, useMastodonNotFound } from './errors';
+import { parseForm } from './form';
+import { appsRoutes } from './oauth/apps.routes';
+import { oauthRoutes } from './oauth/oauth.routes';
 
 /**
  * Mastodon's client API (docs.joinmastodon.org/methods), so that the apps people already use work
@@ -13,6 +16,14 @@ import { useMastodonErrors, useMastodonNotFound } from './errors';
 export const mastodonApi: FastifyPluginAsync = async (app) => {
   const auth = mastodonAuth(app);
   useMastodonErrors(app);
+  // Mastodon's clients send form-encoded bodies as often as JSON.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, parseForm(body as string));
+    },
+  );
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ??= {});
     schema.response = { ...mastodon.errorResponseSchemas, ...(schema.response as object) };
@@ -22,7 +33,9 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
     async (v1) => {
       useMastodonNotFound(v1);
       await v1.register(accountsRoutes, { auth });
+      await v1.register(appsRoutes, { auth });
     },
     { prefix: '/api/v1' },
   );
+  await app.register(oauthRoutes);
 };
