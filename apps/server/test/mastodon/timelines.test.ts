@@ -124,7 +124,7 @@ describe('Mastodon timelines', () => {
     await block(t.app, blocker, reader);
     await drain(t.app);
     const client = t.client(reader.token);
-    const ids = async (list: Promise<mastodon.v1.Status[]>) =>
+    const ids = async (list: PromiseLike<mastodon.v1.Status[]>) =>
       (await list).map((status) => status.id);
     for (const shown of [
       await ids(client.v1.timelines.home.list({ limit: 40 })),
