@@ -8,6 +8,7 @@ import { bookmark, like, pin, repost, type PostInteraction } from '../modules/in
 import { MastodonMessages, type MastodonAuth } from './auth';
 import { statusRenderer } from './hydrate';
 import type { Scope } from './scopes';
+import { acceptForms } from './statuses-form';
 import { postIdOf } from './statuses-ids';
 import { orNotFound, postStatus } from './statuses-read';
 
@@ -100,6 +101,7 @@ export const statusActionsRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> 
   app,
   { auth },
 ) => {
+  acceptForms(app);
   const schemaOf = (summary: string) => ({
     params: idParams,
     response: { 200: mastodon.statusSchema },

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound, unprocessable } from '../lib/errors';
 import { viewerOf } from '../lib/viewer';
+import { repost as repostInteraction } from '../modules/interactions';
 import { MastodonMessages, type MastodonAuth } from './auth';
 import { statusRenderer, type StatusRenderer } from './hydrate';
 import { mediaUrlOf, postIdOf, statusRefOf } from './statuses-ids';
@@ -109,7 +110,7 @@ async function deletedStatus(renderer: StatusRenderer, post: Post) {
 
 /** Writing, reading, editing and deleting statuses. */
 const statusWriteRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> = async (app, { auth }) => {
-  const { posts, comments } = app.services;
+  const { posts, comments, interactions } = app.services;
   const one = { params: idParams, response: { 200: mastodon.statusSchema } };
 
   app.post(
@@ -158,6 +159,14 @@ const statusWriteRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> = async (
         const [status] = await renderer.comments(post, [comment]);
         await comments.remove(viewer, ref.postId, ref.commentId);
         return { ...sole(status), text: comment.text };
+      }
+      // A reblog's id: deleting it undoes the repost, as in Mastodon.
+      const repost = await renderer.repost({ id: ref.id });
+      if (repost?.userId === viewer.id) {
+        const reposted = await openPost(app, renderer, repost.postId);
+        const reblog = sole((await renderer.reblog(reposted, repost)) ?? undefined);
+        await orNotFound(interactions.remove(repostInteraction, viewer, repost.postId));
+        return reblog;
       }
       const post = await openPost(app, renderer, ref.id);
       const status = await deletedStatus(renderer, post);

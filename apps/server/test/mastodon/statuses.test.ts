@@ -137,6 +137,8 @@ describe('Mastodon statuses', () => {
     expect(await bens.favourite()).toMatchObject({ favourited: true, favouritesCount: 1 });
     expect(await bens.bookmark()).toMatchObject({ bookmarked: true });
     expect(await bens.bookmark()).toMatchObject({ bookmarked: true });
+    const favourites = await t.client(ben.token).v1.favourites.list();
+    expect(favourites.map((status) => status.id)).toEqual([mine.id]);
     const likers = await t.client(cy.token).v1.statuses.$select(mine.id).favouritedBy.list();
     expect(likers.map((account) => account.id)).toEqual([ben.user._id]);
     expect(await bens.unfavourite()).toMatchObject({ favourited: false, favouritesCount: 0 });
@@ -178,6 +180,16 @@ describe('Mastodon statuses', () => {
     expect(by.map((account) => account.id)).toEqual([ben.user._id]);
     expect(await bens.unreblog()).toMatchObject({ id: post.id, reblogged: false, reblogsCount: 0 });
     expect(await bens.unreblog()).toMatchObject({ id: post.id, reblogged: false });
+    // Deleting a reblog undoes it; nobody else may.
+    const again = await bens.reblog();
+    await expect(t.client(cy.token).v1.statuses.$select(again.id).remove()).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    expect(await t.client(ben.token).v1.statuses.$select(again.id).remove()).toMatchObject({
+      id: again.id,
+      reblog: { id: post.id },
+    });
+    expect(await bens.fetch()).toMatchObject({ reblogged: false, reblogsCount: 0 });
   });
 
   it('replies as comments: context, edit, source and delete', async () => {
