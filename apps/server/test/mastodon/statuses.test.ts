@@ -170,6 +170,7 @@ describe('Mastodon statuses', () => {
     expect(reblog).toMatchObject({
       account: { id: ben.user._id },
       content: '',
+      url: post.url,
       reblog: { id: post.id, reblogged: true, reblogsCount: 1 },
     });
     // Twice: the same reblog.
@@ -224,8 +225,10 @@ describe('Mastodon statuses', () => {
     const client = t.client(ana.token);
     const post = await client.v1.statuses.create({ status: 'first words', spoilerText: 'cw' });
     const mine = client.v1.statuses.$select(post.id);
+    expect(post.editedAt).toBeNull();
     const edited = await mine.update({ status: 'second words', spoilerText: '' });
     expect(edited).toMatchObject({ content: '<p>second words</p>', spoilerText: '' });
+    expect(edited.editedAt).toEqual(expect.any(String));
     expect(await mine.source.fetch()).toEqual({
       id: post.id,
       text: 'second words',

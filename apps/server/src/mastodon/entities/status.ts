@@ -199,12 +199,12 @@ export function toReblog(
   const inner = toStatus(post, context);
   const account = context.accounts.get(reblog.userId);
   if (!inner || !account) return null;
-  const url = `${profileUrl(context.links, account.username)}/reblogs/${reblog.id}`;
   return {
     ...inner,
     id: reblog.id,
-    uri: url,
-    url,
+    // Perch has no page of a repost of its own: its address is the post's.
+    uri: `${profileUrl(context.links, account.username)}/reblogs/${reblog.id}`,
+    url: inner.url,
     created_at: new Date(decodeTime(reblog.id)).toISOString(),
     account,
     content: '',
