@@ -51,21 +51,8 @@ export function statusRenderer(app: FastifyInstance, request: FastifyRequest) {
       post.repostedBy ? [{ postId: post._id, userId: post.repostedBy._id }] : [],
     );
     if (pairs.length === 0) return new Map();
-    const rows = await app.reads
-      .selectFrom('reposts')
-      .select(['id', 'post_id', 'user_id'])
-      .where(
-        'post_id',
-        'in',
-        pairs.map((pair) => pair.postId),
-      )
-      .where(
-        'user_id',
-        'in',
-        pairs.map((pair) => pair.userId),
-      )
-      .execute();
-    return new Map(rows.map((row) => [`${row.post_id} ${row.user_id}`, row.id]));
+    const reposts = await posts.repostsOf(pairs);
+    return new Map(reposts.map((repost) => [`${repost.postId} ${repost.userId}`, repost.id]));
   }
 
   return {
@@ -106,17 +93,13 @@ export function statusRenderer(app: FastifyInstance, request: FastifyRequest) {
       );
     },
 
-    /** The repost with this id, or the viewer's of a post; undefined when there is none. */
+    /** The repost with this id, or a member's of a post; undefined when there is none. */
     async repost(
       by: { id: string } | { postId: string; userId: string },
     ): Promise<RepostRef | undefined> {
-      let query = app.reads.selectFrom('reposts').select(['id', 'post_id', 'user_id']);
-      query =
-        'id' in by
-          ? query.where('id', '=', by.id)
-          : query.where('post_id', '=', by.postId).where('user_id', '=', by.userId);
-      const row = await query.executeTakeFirst();
-      return row && { id: row.id, postId: row.post_id, userId: row.user_id };
+      if ('id' in by) return posts.repostById(by.id);
+      const [repost] = await posts.repostsOf([by]);
+      return repost;
     },
   };
 }

@@ -2,7 +2,6 @@ import { mastodon, type Post } from '@perch/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { decodeCursor, encodeCursor } from '../lib/cursor';
 import { viewerOf } from '../lib/viewer';
 import type { MastodonAuth } from './auth';
 import { linksOf } from './context';
@@ -57,67 +56,17 @@ async function membersOf(
 ) {
   const renderer = statusRenderer(app, request);
   const post = await openPost(app, renderer, postIdOf((request.params as { id: string }).id));
-  const viewerId = renderer.viewer?.id ?? '';
-  const limit = limitOf(params);
-  const after = params.max_id ? decodeCursor(params.max_id, ['number', 'string'] as const) : null;
-  const member = `${table}.user_id` as const;
-  let query = app.reads
-    .selectFrom(table)
-    .select(['user_id', 'created_at'])
-    .where('post_id', '=', post._id)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('blocks')
-            .select('blocks.user_id')
-            .where((b) =>
-              b.or([
-                b.and([
-                  b('blocks.user_id', '=', viewerId),
-                  b('blocks.target_id', '=', b.ref(member)),
-                ]),
-                b.and([
-                  b('blocks.target_id', '=', viewerId),
-                  b('blocks.user_id', '=', b.ref(member)),
-                ]),
-              ]),
-            ),
-        ),
-      ),
-    )
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('mutes')
-            .select('mutes.user_id')
-            .where('mutes.user_id', '=', viewerId)
-            .whereRef('mutes.target_id', '=', member),
-        ),
-      ),
-    )
-    .orderBy('created_at', 'desc')
-    .orderBy('user_id', 'desc')
-    .limit(limit + 1);
-  if (after) {
-    const [time, id] = after;
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', time),
-        eb.and([eb('created_at', '=', time), eb('user_id', '<', id)]),
-      ]),
-    );
-  }
-  const rows = await query.execute();
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const next = rows.length > limit && last ? encodeCursor([last.created_at, last.user_id]) : null;
-  setNextLink(request, reply, renderer.links.origin, next);
-  const users = await app.services.users.byIds(
-    page.map((row) => row.user_id),
-    renderer.viewer?.id ?? null,
+  const { ids, nextCursor } = await app.services.posts.interactors(
+    table,
+    post._id,
+    renderer.viewer,
+    {
+      limit: limitOf(params),
+      cursor: params.max_id,
+    },
   );
+  setNextLink(request, reply, renderer.links.origin, nextCursor);
+  const users = await app.services.users.byIds(ids, renderer.viewer?.id ?? null);
   const links = linksOf(app, request);
   return users.map((user) => toAccount(user, links));
 }

@@ -141,6 +141,10 @@ describe('Mastodon statuses', () => {
     expect(favourites.map((status) => status.id)).toEqual([mine.id]);
     const likers = await t.client(cy.token).v1.statuses.$select(mine.id).favouritedBy.list();
     expect(likers.map((account) => account.id)).toEqual([ben.user._id]);
+    const [blocker] = await createMembers(t.app, 1);
+    await block(t.app, blocker, ben);
+    const hidden = await t.client(blocker.token).v1.statuses.$select(mine.id).favouritedBy.list();
+    expect(hidden).toEqual([]);
     expect(await bens.unfavourite()).toMatchObject({ favourited: false, favouritesCount: 0 });
     expect(await bens.unfavourite()).toMatchObject({ favourited: false, favouritesCount: 0 });
     const bookmarks = await t.client(ben.token).v1.bookmarks.list();
