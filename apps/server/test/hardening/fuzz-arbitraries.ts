@@ -1,7 +1,8 @@
-import { RESERVED_USERNAMES } from '@perch/contract';
+import { mastodon, RESERVED_USERNAMES } from '@perch/contract';
 import fc from 'fast-check';
 import type { FastifyInstance, HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { z } from 'zod';
+import { inMastodonApi } from '../../src/app/plugins/error-handler';
 
 export interface FuzzRoute {
   method: HTTPMethods;
@@ -951,7 +952,8 @@ export function checkAnswer(
   } catch {
     fail('answer does not parse as JSON');
   }
-  if (!success && !errorBodySchema.safeParse(body).success) fail('error not in the error shape');
+  const shape = inMastodonApi(request.url) ? mastodon.errorSchema : errorBodySchema;
+  if (!success && !shape.safeParse(body).success) fail('error not in the error shape');
 }
 
 /** Rejects when the promise has not settled within `ms`: a hang fails rather than stalls. */

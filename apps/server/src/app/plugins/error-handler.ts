@@ -40,8 +40,19 @@ export function answerFrameworkError(
       : error.code === 'FST_ERR_BAD_URL'
         ? [400, ErrorMessages.badUrl]
         : [error.statusCode ?? 400, ErrorMessages.badRequest];
-  void reply.status(status).send({ errors: [message] });
+  void reply
+    .status(status)
+    .send(inMastodonApi(request.url) ? { error: message } : { errors: [message] });
 }
+
+/**
+ * Mastodon's client API, its OAuth and the discovery documents it serves answer errors in
+ * Mastodon's shape (see mastodon/errors.ts).
+ */
+export const inMastodonApi = (url: string): boolean =>
+  /^\/(api\/v[12]|oauth|nodeinfo)(\/|\?|$)|^\/\.well-known\/(oauth-authorization-server|nodeinfo)(\/|\?|$)/.test(
+    url,
+  );
 
 export const REQUEST_TIMEOUT_MESSAGE = 'The request took too long to arrive.';
 
@@ -137,6 +148,11 @@ export const errorHandler = fp((app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const answer = answerFor(error, request);
     if (answer.retryAfter !== undefined) void reply.header('retry-after', answer.retryAfter);
-    return reply.status(answer.status).send({ errors: answer.messages });
+    // What fails before a route of Mastodon's API is found (a body that does not parse, an unknown
+    // path below it) still answers in its shape.
+    const body = inMastodonApi(request.url)
+      ? { error: answer.messages.join('; ') }
+      : { errors: answer.messages };
+    return reply.status(answer.status).send(body);
   });
 });

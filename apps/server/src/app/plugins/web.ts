@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import { ErrorMessages } from '@perch/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { inMastodonApi } from './error-handler';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -63,7 +64,13 @@ export const webPlugin = fp(
       if (wantsPage) {
         return reply.header('cache-control', 'no-cache').sendFile('index.html', webDir);
       }
-      return reply.status(404).send({ errors: [ErrorMessages.routeNotFound] });
+      return reply
+        .status(404)
+        .send(
+          inMastodonApi(url)
+            ? { error: ErrorMessages.routeNotFound }
+            : { errors: [ErrorMessages.routeNotFound] },
+        );
     });
   },
 );
