@@ -16,10 +16,15 @@ function signIn() {
 }
 
 /** The server's side: describes the request, records the answers and sends `answer` back. */
+interface DecisionAnswer {
+  redirectUrl: string | null;
+  code: string | null;
+}
+
 function mockAuthorization(
-  answer = (decision: string) => ({
+  answer = (decision: string): DecisionAnswer => ({
     redirectUrl: `https://client.example/cb?${decision === 'approve' ? 'code=abc' : 'error=access_denied'}&state=s1`,
-    code: null as string | null,
+    code: null,
   }),
 ) {
   const decisions: Record<string, unknown>[] = [];
