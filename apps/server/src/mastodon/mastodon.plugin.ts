@@ -2,6 +2,12 @@ import { mastodon } from '@perch/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { describeRoute } from '../app/plugins/openapi';
 import { accountsRoutes } from './accounts.routes';
+import { accountListsRoutes } from './accounts-lists.routes';
+import { preferencesRoutes } from './accounts-preferences.routes';
+import { accountRelationsRoutes } from './accounts-relations.routes';
+import { instanceRoutes, instanceV2Routes } from './instance.routes';
+import { markersRoutes } from './markers.routes';
+import { nodeInfoRoutes } from './nodeinfo.routes';
 import { mastodonAuth } from './auth';
 import { useMastodonErrors, useMastodonNotFound } from './errors';
 
@@ -22,7 +28,20 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
     async (v1) => {
       useMastodonNotFound(v1);
       await v1.register(accountsRoutes, { auth });
+      await v1.register(accountListsRoutes, { auth });
+      await v1.register(accountRelationsRoutes, { auth });
+      await v1.register(preferencesRoutes, { auth });
+      await v1.register(markersRoutes, { auth });
+      await v1.register(instanceRoutes);
     },
     { prefix: '/api/v1' },
   );
+  await app.register(
+    async (v2) => {
+      useMastodonNotFound(v2);
+      await v2.register(instanceV2Routes);
+    },
+    { prefix: '/api/v2' },
+  );
+  await app.register(nodeInfoRoutes);
 };

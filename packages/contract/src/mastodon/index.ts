@@ -2,3 +2,4 @@
 export * from './errors';
 export * from './account';
 export * from './status';
+export * from './instance';
