@@ -98,7 +98,8 @@ export function profileChanges(current: User, form: CredentialsForm): UserEditBo
     displayName === undefined
       ? { firstName: current.firstName, lastName: current.lastName }
       : namesOf(displayName);
-  const note = text(form.fields.note);
+  // Multipart forms carry line breaks as CRLF; Perch keeps a bio's as LF.
+  const note = text(form.fields.note)?.replace(/\r\n?/g, '\n');
   const parsed = userEditBodySchema.safeParse({
     userData: { ...names, bio: note ?? current.bio },
   });
