@@ -20,6 +20,22 @@ export interface CredentialsForm {
 /** Room for the text fields and the multipart framing around two of the largest images. */
 export const CREDENTIALS_BODY_LIMIT = 2 * MEDIA_MAX_BYTES + 1024 * 1024;
 
+/**
+ * update_credentials stores images as Perch's upload does: the same allowance per member and
+ * minute (UPLOAD_RATE_LIMIT), counted after authentication so each member has their own.
+ */
+export function uploadRateLimit(app: FastifyInstance) {
+  const max = app.config.uploadRateLimitPerMinute;
+  if (max <= 0) return false;
+  return {
+    max,
+    timeWindow: '1 minute',
+    hook: 'preHandler' as const,
+    keyGenerator: (request: FastifyRequest) =>
+      request.viewer ? `member:${request.viewer.id}` : request.ip,
+  };
+}
+
 /** Multipart bodies (images and fields) for update_credentials, in the plugin that registers it. */
 export async function acceptCredentialForms(app: FastifyInstance): Promise<void> {
   // Either may be taken already by the API around these routes; it then serves them too.

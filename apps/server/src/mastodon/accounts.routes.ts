@@ -10,6 +10,7 @@ import {
   profileChanges,
   readCredentialsForm,
   uploadAvatar,
+  uploadRateLimit,
 } from './accounts-credentials';
 import { MastodonMessages, type MastodonAuth } from './auth';
 import { linksOf } from './context';
@@ -52,6 +53,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> = asy
     {
       preHandler: auth.member('write:accounts'),
       bodyLimit: CREDENTIALS_BODY_LIMIT,
+      config: { rateLimit: uploadRateLimit(app) },
       schema: {
         summary: "Edit the member's profile (display_name, note, avatar)",
         response: { 200: mastodon.credentialAccountSchema },
