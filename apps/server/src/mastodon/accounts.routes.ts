@@ -15,7 +15,6 @@ import {
 import { MastodonMessages, type MastodonAuth } from './auth';
 import { linksOf } from './context';
 import { statusDateOf, toCredentialAccount } from './entities/account';
-import { lastPostTimes } from './accounts.repository';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -31,7 +30,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> = asy
   const credentialAccount = async (request: Parameters<typeof viewerOf>[0]) => {
     const viewer = viewerOf(request);
     const { user } = await users.profile(viewer.username, viewer);
-    const last = await lastPostTimes(app.db, [user._id]);
+    const last = await app.services.posts.lastPostTimes([user._id]);
     return toCredentialAccount(user, linksOf(app, request), {
       lastStatusAt: statusDateOf(last.get(user._id) ?? null),
     });

@@ -2,7 +2,6 @@ import { ErrorMessages, type mastodon, type User } from '@perch/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors';
 import type { Viewer } from '../lib/viewer';
-import { lastPostTimes } from './accounts.repository';
 import { linksOf } from './context';
 import { statusDateOf, toAccount } from './entities/account';
 import { toRelationship } from './entities/relationship';
@@ -46,10 +45,7 @@ export async function accountsOf(
   request: FastifyRequest,
   users: readonly User[],
 ): Promise<mastodon.Account[]> {
-  const last = await lastPostTimes(
-    app.db,
-    users.map((user) => user._id),
-  );
+  const last = await app.services.posts.lastPostTimes(users.map((user) => user._id));
   const links = linksOf(app, request);
   return users.map((user) =>
     toAccount(user, links, { lastStatusAt: statusDateOf(last.get(user._id) ?? null) }),

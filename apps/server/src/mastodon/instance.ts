@@ -16,7 +16,7 @@ import {
 } from '@perch/contract';
 import serverPackage from '../../package.json';
 import { absolute, type Links } from './entities/links';
-import type { InstanceCounts } from './instance.repository';
+import type { InstanceCounts } from '../modules/instance/instance.service';
 
 /** Perch's own version, as NodeInfo and the instance's `version` name it. */
 export const PERCH_VERSION = serverPackage.version;

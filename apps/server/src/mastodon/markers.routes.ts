@@ -6,7 +6,7 @@ import { viewerOf } from '../lib/viewer';
 import { arrayParam } from './accounts';
 import { acceptUrlEncoded } from './accounts-credentials';
 import type { MastodonAuth } from './auth';
-import { readMarkers, saveMarker, type MarkerRow } from './markers.repository';
+import type { MarkerRow } from '../modules/markers/markers.service';
 
 const isTimeline = (name: string): name is mastodon.MarkerTimeline =>
   (mastodon.MARKER_TIMELINES as readonly string[]).includes(name);
@@ -45,10 +45,9 @@ export const markersRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> = asyn
   { auth },
 ) => {
   acceptUrlEncoded(app);
-  const answer = async (userId: string, timelines: readonly mastodon.MarkerTimeline[]) => {
-    const rows = await readMarkers(app.db, userId, timelines);
-    return Object.fromEntries(rows.map((row) => [row.timeline, toMarker(row)]));
-  };
+  const { markers } = app.services;
+  const answer = (rows: readonly MarkerRow[]): mastodon.Markers =>
+    Object.fromEntries(rows.map((row) => [row.timeline, toMarker(row)]));
 
   app.get(
     '/markers',
@@ -62,7 +61,7 @@ export const markersRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> = asyn
     },
     async (request) => {
       const timelines = [...new Set(arrayParam(request.query, 'timeline'))].filter(isTimeline);
-      return answer(viewerOf(request).id, timelines);
+      return answer(await markers.read(viewerOf(request), timelines));
     },
   );
   app.post(
@@ -76,17 +75,13 @@ export const markersRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> = asyn
       },
     },
     async (request) => {
-      const viewer = viewerOf(request);
       const body = request.body ?? {};
-      const saved: mastodon.MarkerTimeline[] = [];
-      const now = Date.now();
+      const positions = new Map<string, string>();
       for (const timeline of mastodon.MARKER_TIMELINES) {
         const position = positionOf(body, timeline);
-        if (position === undefined) continue;
-        await saveMarker(app.db, viewer.id, timeline, position, now);
-        saved.push(timeline);
+        if (position !== undefined) positions.set(timeline, position);
       }
-      return answer(viewer.id, saved);
+      return answer(await markers.save(viewerOf(request), positions));
     },
   );
 };

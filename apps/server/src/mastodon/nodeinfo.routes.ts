@@ -3,8 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linksOf } from './context';
 import { PERCH_VERSION } from './instance';
-import type { InstanceCounts } from './instance.repository';
-import { instanceCounts } from './instance.routes';
+import type { InstanceCounts } from '../modules/instance/instance.service';
 
 const VERSIONS = ['2.0', '2.1'] as const;
 const schemaOf = (version: string) => `http://nodeinfo.diaspora.software/ns/schema/${version}`;
@@ -34,7 +33,7 @@ export function nodeInfo(version: (typeof VERSIONS)[number], counts: InstanceCou
 
 /** /.well-known/nodeinfo and the documents it points to, /nodeinfo/2.0 and /nodeinfo/2.1. */
 export const nodeInfoRoutes: FastifyPluginAsyncZod = async (app) => {
-  const counts = instanceCounts(app);
+  const { instance } = app.services;
   app.get(
     '/.well-known/nodeinfo',
     {
@@ -65,7 +64,7 @@ export const nodeInfoRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { version } = request.params;
       void reply.type(`application/json; profile="${schemaOf(version)}#"`);
-      return nodeInfo(version, await counts());
+      return nodeInfo(version, await instance.counts());
     },
   );
 };

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Where each member stopped reading Home and their notifications, as Mastodon's apps save it
- * (mastodon/markers.ts): one row per member and timeline, `version` counting the saves. Rows go
+ * (modules/markers): one row per member and timeline, `version` counting the saves. Rows go
  * with the member.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { mastodon } from '@perch/contract';
-import type { Database } from '../platform/db/schema';
+import type { Database } from '../../platform/db/schema';
 
 type Db = Kysely<Database>;
 
@@ -14,7 +13,7 @@ export interface MarkerRow {
 export function readMarkers(
   db: Db,
   userId: string,
-  timelines: readonly mastodon.MarkerTimeline[],
+  timelines: readonly string[],
 ): Promise<MarkerRow[]> {
   if (timelines.length === 0) return Promise.resolve([]);
   return db
@@ -29,7 +28,7 @@ export function readMarkers(
 export async function saveMarker(
   db: Db,
   userId: string,
-  timeline: mastodon.MarkerTimeline,
+  timeline: string,
   lastReadId: string,
   at: number,
 ): Promise<void> {
