@@ -39,7 +39,23 @@ module.exports = {
       comment:
         'platform/ (database, events, infrastructure) and lib/ serve every module; they import no module, no read model and not the app.',
       from: { path: '^apps/server/src/(platform|lib)/', pathNot: TESTS },
-      to: { path: '^apps/server/src/(modules|read-model|app)/' },
+      to: { path: '^apps/server/src/(modules|read-model|app|mastodon|federation)/' },
+    },
+    {
+      name: 'protocol-adapters-use-services',
+      severity: 'error',
+      comment:
+        "The Mastodon API and federation map their protocols onto the modules' services and presenters; they never reach a module's repository, so every rule stays in one place.",
+      from: { path: '^apps/server/src/(mastodon|federation)/', pathNot: TESTS },
+      to: { path: '^apps/server/src/modules/[^/]+/[^/]*\\.repository\\.ts$' },
+    },
+    {
+      name: 'modules-know-no-protocol-adapter',
+      severity: 'error',
+      comment:
+        'The adapters sit on top of the modules: a module that imported one would depend on a protocol.',
+      from: { path: '^apps/server/src/(modules|read-model)/', pathNot: TESTS },
+      to: { path: '^apps/server/src/(mastodon|federation)/' },
     },
     {
       name: 'modules-do-not-import-app',

@@ -17,6 +17,7 @@ export * from './events';
 export * from './notifications';
 export * from './records';
 export * from './sessions';
+export * from './oauth';
 export * from './entities';
 export * from './discovery';
 export * from './account';

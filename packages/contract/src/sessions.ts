@@ -11,6 +11,8 @@ export const sessionSchema = z.object({
   userAgent: z.string(),
   /** The session this request was made with. */
   current: z.boolean(),
+  /** The app the member authorized to act for them (through Mastodon's API); absent for Perch's. */
+  appName: z.string().optional(),
 });
 export type Session = z.infer<typeof sessionSchema>;
 

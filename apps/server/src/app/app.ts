@@ -38,6 +38,7 @@ import { pagesRoutes } from '../modules/pages/pages.routes';
 import { postsRoutes } from '../modules/posts/posts.routes';
 import { pollsRoutes } from '../modules/polls/polls.routes';
 import { sessionsRoutes } from '../modules/sessions/sessions.routes';
+import { authorizationRoutes } from '../mastodon/oauth/authorization.routes';
 import { safetyRoutes } from '../modules/safety/safety.routes';
 import { usersRoutes } from '../modules/users/users.routes';
 import { mastodonApi } from '../mastodon/mastodon.plugin';
@@ -145,6 +146,7 @@ function apiRoutes(config: AppConfig, validateResponses: boolean): FastifyPlugin
     await module('auth', authRoutes, { prefix: '/auth' });
     await module('account', accountRoutes, {});
     await module('sessions', sessionsRoutes, { prefix: '/auth/sessions' });
+    await module('oauth', authorizationRoutes, { prefix: '/oauth' });
     await module('safety', safetyRoutes, { prefix: '/users' });
     await module('users', usersRoutes, { prefix: '/users' });
     await module('bookmarks', bookmarksRoutes, { prefix: '/users' });
@@ -220,6 +222,7 @@ export async function buildApp(
     infra,
     mediaStore,
     signToken: app.signToken,
+    signAppToken: app.signAppToken,
   });
   app.decorate('services', services);
   app.addHook('onReady', () => services.start());

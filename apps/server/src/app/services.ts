@@ -41,6 +41,7 @@ import { createInstanceService } from '../modules/instance/instance.service';
 import { createMarkersService } from '../modules/markers/markers.service';
 import { createSafetyService } from '../modules/safety/safety.service';
 import { createSessionsService } from '../modules/sessions/sessions.service';
+import { createOAuthService } from '../mastodon/oauth/oauth.service';
 import { createTimelinesService } from '../modules/timelines/timelines.service';
 import { createUsersService } from '../modules/users/users.service';
 
@@ -59,7 +60,8 @@ export interface ServicesDeps {
   log: FastifyBaseLogger;
   infra: Infrastructure;
   mediaStore: MediaStore;
-  signToken: (viewer: SessionViewer) => string;
+  signToken: (viewer: SessionViewer, ttlSeconds?: number) => string;
+  signAppToken: (token: { appId: string; tokenId: string }, ttlSeconds: number) => string;
 }
 
 type Jobs = Record<string, () => Promise<unknown>>;
@@ -100,7 +102,7 @@ type ReadModel = ReturnType<typeof createReadModel>;
 
 /** The feature modules' services, each built once with what it depends on. */
 function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact) {
-  const { db, reads, config, log, mediaStore, signToken } = deps;
+  const { db, reads, config, log, mediaStore, signToken, signAppToken } = deps;
   const { hidden, members, authors } = views;
   const media = createMediaService({ db, store: mediaStore, log });
   const timelines = createTimelinesService({
@@ -163,14 +165,17 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     sessions,
     entities,
     notifications,
+    polls,
     passwordHashCost,
   });
   const exports = createExportService({ reads, users, media, log });
   const pages = createPagesService({ users, posts, comments, media });
   const feeds = createFeedsService({ media, users, posts, discovery });
   const previewCards = createPreviewCards(deps, { transact, posts, media });
+  const oauth = createOAuthService({ db, sessions, signToken, signAppToken });
   return {
     auth,
+    oauth,
     account,
     exports,
     sessions,

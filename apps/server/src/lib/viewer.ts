@@ -13,6 +13,8 @@ export interface Viewer {
    * sessions, which may do everything.
    */
   scopes?: readonly string[];
+  /** The app the session was granted to, for an app's token (see mastodon/oauth). */
+  appId?: string;
 }
 
 /** A viewer right after signing in: the session is known. */

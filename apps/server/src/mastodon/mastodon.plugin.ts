@@ -10,6 +10,9 @@ import { markersRoutes } from './markers.routes';
 import { nodeInfoRoutes } from './nodeinfo.routes';
 import { mastodonAuth } from './auth';
 import { useMastodonErrors, useMastodonNotFound } from './errors';
+import { parseForm } from './form';
+import { appsRoutes } from './oauth/apps.routes';
+import { oauthRoutes } from './oauth/oauth.routes';
 
 /**
  * Mastodon's client API (docs.joinmastodon.org/methods), so that the apps people already use work
@@ -19,6 +22,14 @@ import { useMastodonErrors, useMastodonNotFound } from './errors';
 export const mastodonApi: FastifyPluginAsync = async (app) => {
   const auth = mastodonAuth(app);
   useMastodonErrors(app);
+  // Mastodon's clients send form-encoded bodies as often as JSON.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, parseForm(body as string));
+    },
+  );
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ??= {});
     schema.response = { ...mastodon.errorResponseSchemas, ...(schema.response as object) };
@@ -33,6 +44,7 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
       await v1.register(preferencesRoutes, { auth });
       await v1.register(markersRoutes, { auth });
       await v1.register(instanceRoutes);
+      await v1.register(appsRoutes, { auth });
     },
     { prefix: '/api/v1' },
   );
@@ -44,4 +56,5 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
     { prefix: '/api/v2' },
   );
   await app.register(nodeInfoRoutes);
+  await app.register(oauthRoutes);
 };

@@ -89,6 +89,15 @@ export async function counterMismatches(db: Kysely<Database>): Promise<Record<st
                         sum(case when vote = -1 then 1 else 0 end) as down
                  from comment_votes group by comment_id) x on x.comment_id = c.id
       where c.upvote_count <> coalesce(x.up, 0) or c.downvote_count <> coalesce(x.down, 0)`,
+    'polls.voters_count': sql<{ n: number | string }>`select count(*) as n from polls p
+      left join (select poll_id, count(*) as c from poll_voters group by poll_id) x
+        on x.poll_id = p.id
+      where p.voters_count <> coalesce(x.c, 0)`,
+    'poll_options.votes_count': sql<{ n: number | string }>`select count(*) as n
+      from poll_options o
+      left join (select poll_id, position, count(*) as c from poll_votes
+                 group by poll_id, position) x on x.poll_id = o.poll_id and x.position = o.position
+      where o.votes_count <> coalesce(x.c, 0)`,
     'tags.post_count': sql<{ n: number | string }>`select count(*) as n from
       (select tag, count(*) as c from post_tags group by tag) x
       full outer join tags t on t.name = x.tag
@@ -115,6 +124,8 @@ export const NO_MISMATCH = {
   'posts.repost_count': 0,
   'posts.comment_count': 0,
   'comments.votes': 0,
+  'polls.voters_count': 0,
+  'poll_options.votes_count': 0,
   'tags.post_count': 0,
   'notification_unread_counts.count': 0,
 };

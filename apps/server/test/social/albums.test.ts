@@ -214,6 +214,44 @@ describe('albums', () => {
     expect([stored(a), stored(c)]).toEqual([false, false]);
   });
 
+  it('adds new uploads among the kept images on edit, each described or cleared as sent', async () => {
+    const [a = '', b = '', added = ''] = await uploads(3);
+    const [theirs = ''] = await uploads(1, other);
+    const post = await created({
+      content: 'album',
+      media: [
+        { url: a, alt: 'A' },
+        { url: b, alt: 'B' },
+      ],
+    });
+    const after = await edited(post._id, {
+      media: [
+        { url: b, alt: null },
+        { url: added, alt: 'New' },
+        { url: a, alt: 'A' },
+      ],
+    });
+    expect(after.media.map((image) => [image.url, image.alt])).toEqual([
+      [b, null],
+      [added, 'New'],
+      [a, 'A'],
+    ]);
+    // The new image brings the size its upload recorded.
+    expect(after.media[1]?.width).toEqual(expect.any(Number));
+    expect([after.mediaURL, after.mediaAlt]).toEqual([b, null]);
+    expect(await rowsOf(post._id)).toEqual([b, added, a]);
+
+    // Another member's upload is not the author's to add.
+    expectError(
+      await edit(post._id, { media: [{ url: b }, { url: theirs }] }),
+      400,
+      PostMediaMessages.notUploaded,
+    );
+    expect(
+      (await fetchPost(t.app, post._id, author.token)).media.map((image) => image.url),
+    ).toEqual([b, added, a]);
+  });
+
   it('releases every image of a deleted post', async () => {
     const urls = await uploads(3);
     const post = await created({ media: urls.map((url) => ({ url })) });

@@ -6,7 +6,13 @@ import {
   type Post,
 } from '@perch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonOf, unzip } from '../account/account-helpers';
+import {
+  counterMismatches,
+  deleteOwnAccount,
+  jsonOf,
+  NO_MISMATCH,
+  unzip,
+} from '../account/account-helpers';
 import { lastOutboxId, outboxAfter } from '../events/event-helpers';
 import { createMember, type Member } from '../factories';
 import { call, createTestApp, type TestApp } from '../helpers';
@@ -297,6 +303,38 @@ describe('POST /api/polls/{pollId}/votes', () => {
       .where('poll_id', '=', id)
       .execute();
     expect(voted).toHaveLength(20);
+  });
+});
+
+describe("a voter's account deleted", () => {
+  it('takes their votes out of the counts, keeps the others, and tells open pages', async () => {
+    const [author, stays, leaves] = await createMembers(t.app, 3);
+    const post = await pollPost(author, { multiple: true });
+    const id = pollIdOf(post);
+    await vote(stays, id, [0]);
+    await vote(leaves, id, [0, 2]);
+    const ownPost = await pollPost(leaves);
+    await vote(stays, pollIdOf(ownPost), [1]);
+    const after = await lastOutboxId(t.app);
+
+    expect((await deleteOwnAccount(t.app, leaves)).statusCode).toBeLessThan(300);
+    const seen = await openPoll(id, author);
+    expect(seen.votersCount).toBe(1);
+    expect(seen.votesCount).toBe(1);
+    expect(seen.options.map((option) => option.votesCount)).toEqual([1, 0, 0]);
+    expect((await fetchPost(t.app, post._id, author.token)).poll?.votersCount).toBe(1);
+    const told = (await outboxAfter(t.app, after)).filter((event) => event.type === 'poll.voted');
+    expect(told.map((event) => event.payload)).toEqual([
+      {
+        pollId: id,
+        postId: post._id,
+        authorId: author.user._id,
+        votesCount: 1,
+        votersCount: 1,
+        optionVotes: [1, 0, 0],
+      },
+    ]);
+    expect(await counterMismatches(t.app.db)).toEqual(NO_MISMATCH);
   });
 });
 

@@ -68,6 +68,8 @@ export function AppRoutes() {
               <Route path="/login" element={<Lazy screen={screens.login} />} />
               <Route path="/signup" element={<Lazy screen={screens.signup} />} />
             </Route>
+            {/* An app asking the member's leave (Mastodon's OAuth): login first when signed out. */}
+            <Route path="/oauth/authorize" element={<Lazy screen={screens.authorize} />} />
             {signedInScreens()}
             <Route path="/:handle" element={<PublicAddress />}>
               <Route element={<RequireAuth />}>

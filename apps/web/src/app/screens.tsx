@@ -42,6 +42,10 @@ export const screens = {
     () => import('../features/auth/LoginPage'),
     (module) => module.LoginPage,
   ),
+  authorize: screen(
+    () => import('../features/oauth/AuthorizePage'),
+    (module) => module.AuthorizePage,
+  ),
   signup: screen(
     () => import('../features/auth/SignupPage'),
     (module) => module.SignupPage,

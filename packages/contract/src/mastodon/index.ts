@@ -2,4 +2,5 @@
 export * from './errors';
 export * from './account';
 export * from './status';
+export * from './application';
 export * from './instance';

@@ -21,9 +21,11 @@ export {
 } from '../../lib/session-cookie';
 
 interface TokenPayload {
-  username: string;
-  /** The session the token belongs to (see modules/sessions). */
+  username?: string;
+  /** The session the token belongs to (see modules/sessions), or an app-level token's id. */
   sid: string;
+  /** 'app' for an app-level token (OAuth client credentials), whose subject is the app. */
+  kind?: 'app';
 }
 
 declare module '@fastify/jwt' {
@@ -47,10 +49,22 @@ declare module 'fastify' {
      * header, or else from the session cookie.
      */
     authenticateSession: (request: FastifyRequest) => Promise<void>;
-    /** A token for a session just opened; it expires when the session does. */
-    signToken: (viewer: SessionViewer) => string;
-    /** Who a token speaks for; throws the 401/404 the API answers for a bad or ended one. */
+    /**
+     * A token for a session just opened; it expires when the session does (an app's session
+     * names its own lifetime).
+     */
+    signToken: (viewer: SessionViewer, ttlSeconds?: number) => string;
+    /** A token that speaks for an app and no member (see mastodon/oauth). */
+    signAppToken: (token: AppTokenId, ttlSeconds: number) => string;
+    /**
+     * Who a token speaks for, for Perch's own API: a session of Perch's own, never an app's;
+     * throws the 401 the API answers for a bad or ended one.
+     */
     verifyToken: (token: string) => Promise<Viewer>;
+    /** Who a token speaks for, for Mastodon's API: a member (by any session) or an app alone. */
+    verifyClient: (token: string) => Promise<Client>;
+    /** What a token says, its signature checked but not its session (for revoking it). */
+    tokenClaims: (token: string) => TokenClaims;
   }
   interface FastifyRequest {
     viewer: Viewer | null;
@@ -79,9 +93,22 @@ export function resolveJwtSecret(config: Pick<AppConfig, 'jwtSecret' | 'dataDir'
 
 const TOKEN_CACHE_SIZE = 10_000;
 
-interface CheckedToken {
+export interface AppTokenId {
+  appId: string;
+  tokenId: string;
+}
+
+/** Who a token of Mastodon's API speaks for: a member, or an app acting for no member. */
+export type Client = { viewer: Viewer } | { app: { appId: string; scopes: readonly string[] } };
+
+export interface TokenClaims {
+  /** The member, or the app of an app-level token. */
   sub: string;
   sid: string;
+  kind: 'session' | 'app';
+}
+
+interface CheckedToken extends TokenClaims {
   exp: number;
 }
 
@@ -106,7 +133,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
   function checkedToken(token: string): CheckedToken {
     const known = checkedTokens.get(token);
     if (known && known.exp * 1000 > Date.now()) return known;
-    let payload: { sub?: unknown; sid?: unknown; exp?: unknown };
+    let payload: { sub?: unknown; sid?: unknown; exp?: unknown; kind?: unknown };
     try {
       payload = app.jwt.verify(token);
     } catch {
@@ -116,19 +143,38 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
     if (typeof sub !== 'string' || typeof sid !== 'string' || typeof exp !== 'number') {
       throw unauthorized(ErrorMessages.invalidToken);
     }
-    const checked = { sub, sid, exp };
+    const checked: CheckedToken = {
+      sub,
+      sid,
+      exp,
+      kind: payload.kind === 'app' ? 'app' : 'session',
+    };
     checkedTokens.set(token, checked);
     return checked;
   }
 
-  async function verify(token: string): Promise<Viewer> {
-    const { sub, sid } = checkedToken(token);
+  async function client(token: string): Promise<Client> {
+    const { sub, sid, kind } = checkedToken(token);
     // (app.services is there by the first request.)
-    const check = await app.services.sessions.check(sid, sub);
-    if ('viewer' in check) return check.viewer;
+    if (kind === 'app') {
+      const found = await app.services.oauth.checkAppToken(sid, sub);
+      if (found) return { app: found };
+    } else {
+      const check = await app.services.sessions.check(sid, sub);
+      if ('viewer' in check) return check;
+    }
     // Revoked, expired, never issued, or its member deleted their account (sessions go with
     // them): the token speaks for no one, and 401 signs a client out.
     throw unauthorized(ErrorMessages.invalidToken);
+  }
+
+  async function verify(token: string): Promise<Viewer> {
+    const found = await client(token);
+    // An app's token may do only what Mastodon's API lets apps do, within its scopes.
+    if (!('viewer' in found) || found.viewer.appId !== undefined) {
+      throw unauthorized(ErrorMessages.invalidToken);
+    }
+    return found.viewer;
   }
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
@@ -147,8 +193,19 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { config: App
   app.decorate('authenticateSession', async (request: FastifyRequest) => {
     request.viewer = await verify(sessionTokenOf(request) ?? '');
   });
-  app.decorate('signToken', (viewer: SessionViewer) =>
-    app.jwt.sign({ username: viewer.username, sid: viewer.sessionId }, { sub: viewer.id }),
+  app.decorate('signToken', (viewer: SessionViewer, ttlSeconds?: number) =>
+    app.jwt.sign(
+      { username: viewer.username, sid: viewer.sessionId },
+      { sub: viewer.id, ...(ttlSeconds !== undefined && { expiresIn: ttlSeconds }) },
+    ),
+  );
+  app.decorate('signAppToken', ({ appId, tokenId }: AppTokenId, ttlSeconds: number) =>
+    app.jwt.sign({ sid: tokenId, kind: 'app' }, { sub: appId, expiresIn: ttlSeconds }),
   );
   app.decorate('verifyToken', verify);
+  app.decorate('verifyClient', client);
+  app.decorate('tokenClaims', (token: string): TokenClaims => {
+    const { sub, sid, kind } = checkedToken(token);
+    return { sub, sid, kind };
+  });
 });

@@ -2,6 +2,7 @@ import type { Transact } from '../../platform/events/transactions';
 import type { PasswordHasher } from '../auth/auth.service';
 import type { EntitiesService } from '../discovery/entities.service';
 import type { NotificationsService } from '../notifications/notifications.service';
+import type { PollsService } from '../polls/polls.service';
 import type { SessionsService } from '../sessions/sessions.service';
 import type { UsersService } from '../users/users.service';
 
@@ -11,6 +12,7 @@ export interface AccountServiceDeps {
   sessions: Pick<SessionsService, 'revokeWithin' | 'forget'>;
   entities: Pick<EntitiesService, 'lockTagsOfAuthor' | 'forgetPostsOf'>;
   notifications: Pick<NotificationsService, 'recipientsTouchedByMember' | 'recordUnreadCounts'>;
+  polls: Pick<PollsService, 'withdrawVotesWithin'>;
   passwordHashCost: number;
   passwords?: PasswordHasher;
 }

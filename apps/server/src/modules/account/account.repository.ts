@@ -14,7 +14,7 @@ type Db = Kysely<Database>;
 
 /**
  * Locks, in id order, every post the deletion changes: the member's own, and those they liked,
- * reposted, commented on or whose comments they voted on (PostgreSQL: FOR NO KEY UPDATE, which a change
+ * reposted, commented on, voted in the poll of or whose comments they voted on (PostgreSQL: FOR NO KEY UPDATE, which a change
  * under a post (lockPostForChange) waits for, but a row pointing at the post does not). With
  * `wait: false` it fails at once (55P03) when another transaction holds one of them.
  */
@@ -41,6 +41,13 @@ export async function lockPostsTouchedBy(db: Db, userId: string, wait: boolean):
             .selectFrom('comments')
             .select('comments.post_id as id')
             .where('comments.user_id', '=', userId),
+        )
+        .union(
+          eb
+            .selectFrom('poll_voters as pv')
+            .innerJoin('polls', 'polls.id', 'pv.poll_id')
+            .select('polls.post_id as id')
+            .where('pv.user_id', '=', userId),
         )
         .union(
           eb

@@ -38,7 +38,8 @@ async function removeMember(
     entities,
     notifications,
     sessions,
-  }: Pick<AccountDeps, 'entities' | 'notifications' | 'sessions'>,
+    polls,
+  }: Pick<AccountDeps, 'entities' | 'notifications' | 'sessions' | 'polls'>,
   trx: Db,
   events: EventRecorder,
   userId: string,
@@ -48,7 +49,7 @@ async function removeMember(
   const member = await repo.lockMember(trx, userId);
   if (!member) throw unauthorized();
   // Posts that writes committing while the first lock was taken added (the member's own, or
-  // ones they liked, commented or voted on): no such write can start now.
+  // ones they liked, commented or voted on, polls included): no such write can start now.
   await repo.lockPostsTouchedBy(trx, userId, wait);
   await repo.lockRelations(trx, userId, wait);
   await entities.lockTagsOfAuthor(trx, userId, wait);
@@ -70,6 +71,7 @@ async function removeMember(
   await repo.decrementVoteCounts(trx, userId, 1);
   await repo.decrementVoteCounts(trx, userId, -1);
   await repo.deleteVotes(trx, userId);
+  await polls.withdrawVotesWithin(trx, events, userId);
   // Comments on others' posts would outlive the member (user_id SET NULL): they go too.
   await repo.decrementCommentCounts(trx, userId);
   await repo.deleteComments(trx, userId);

@@ -157,3 +157,57 @@ export function ownVotesOf(
     .orderBy('v.position')
     .execute();
 }
+
+/** The member's choices in polls on others' posts, with each poll's post and its poll as kept. */
+export async function votesInOthersPolls(db: Db, userId: string) {
+  const rows = await db
+    .selectFrom('poll_votes as v')
+    .innerJoin('polls as p', 'p.id', 'v.poll_id')
+    .innerJoin('posts', 'posts.id', 'p.post_id')
+    .select(['v.poll_id', 'p.post_id', 'posts.poll', 'v.position'])
+    .where('v.user_id', '=', userId)
+    .where('p.user_id', '<>', userId)
+    .orderBy('v.poll_id')
+    .orderBy('v.position')
+    .execute();
+  const polls = new Map<string, { postId: string; poll: string | null; positions: number[] }>();
+  for (const row of rows) {
+    const poll = polls.get(row.poll_id) ?? { postId: row.post_id, poll: row.poll, positions: [] };
+    poll.positions.push(row.position);
+    polls.set(row.poll_id, poll);
+  }
+  return polls;
+}
+
+/** Takes the member's vote out of the poll: their rows go and every counter moves back. */
+export async function uncountVote(
+  db: Db,
+  pollId: string,
+  userId: string,
+  positions: readonly number[],
+): Promise<void> {
+  await db
+    .updateTable('poll_options')
+    .set((eb) => ({ votes_count: eb('votes_count', '-', 1) }))
+    .where('poll_id', '=', pollId)
+    .where('position', 'in', [...positions])
+    .execute();
+  await db
+    .updateTable('polls')
+    .set((eb) => ({
+      votes_count: eb('votes_count', '-', positions.length),
+      voters_count: eb('voters_count', '-', 1),
+    }))
+    .where('id', '=', pollId)
+    .execute();
+  await db
+    .deleteFrom('poll_votes')
+    .where('poll_id', '=', pollId)
+    .where('user_id', '=', userId)
+    .execute();
+  await db
+    .deleteFrom('poll_voters')
+    .where('poll_id', '=', pollId)
+    .where('user_id', '=', userId)
+    .execute();
+}

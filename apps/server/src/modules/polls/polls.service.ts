@@ -7,6 +7,7 @@ import { closeEndedPolls } from './close';
 import type { PollsDeps } from './polls.deps';
 import * as repo from './polls.repository';
 import { castVote } from './vote';
+import { withdrawVotesWithin } from './withdraw';
 
 export type { PollsDeps } from './polls.deps';
 
@@ -31,6 +32,8 @@ export function createPollsService(deps: PollsDeps) {
     closeEnded: (now?: number) => closeEndedPolls(deps, now),
     /** The members who voted in the poll, for its end's notifications (in `within`). */
     votersOf: (within: Kysely<Database>, pollId: string) => repo.votersOf(within, pollId),
+    /** In an account deletion's transaction: the member's votes leave others' polls. */
+    withdrawVotesWithin,
   };
 }
 

@@ -10,6 +10,8 @@ export interface SessionCheckRow {
   expires_at: number;
   revoked_at: number | null;
   last_used_at: number;
+  app_id: string | null;
+  scopes: string | null;
 }
 
 export async function insertSession(
@@ -20,6 +22,8 @@ export async function insertSession(
     user_agent: string;
     created_at: number;
     expires_at: number;
+    app_id?: string;
+    scopes?: string;
   },
 ): Promise<void> {
   await db
@@ -33,7 +37,16 @@ export function findSessionWithMember(db: Db, id: string): Promise<SessionCheckR
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id', 's.user_id', 'u.username', 's.expires_at', 's.revoked_at', 's.last_used_at'])
+    .select([
+      's.id',
+      's.user_id',
+      'u.username',
+      's.expires_at',
+      's.revoked_at',
+      's.last_used_at',
+      's.app_id',
+      's.scopes',
+    ])
     .where('s.id', '=', id)
     .executeTakeFirst();
 }
@@ -42,22 +55,40 @@ export async function touchSession(db: Db, id: string, at: number): Promise<void
   await db.updateTable('sessions').set({ last_used_at: at }).where('id', '=', id).execute();
 }
 
+export interface LiveSessionRow {
+  id: string;
+  user_agent: string;
+  created_at: number;
+  last_used_at: number;
+  /** The name of the app the session was granted to, if it was. */
+  app_name: string | null;
+}
+
 /** The member's live sessions, most recently used first (a member has a handful; 100 at most). */
-export function listLiveSessions(
-  db: Db,
-  userId: string,
-  at: number,
-): Promise<{ id: string; user_agent: string; created_at: number; last_used_at: number }[]> {
+export function listLiveSessions(db: Db, userId: string, at: number): Promise<LiveSessionRow[]> {
   return db
-    .selectFrom('sessions')
-    .select(['id', 'user_agent', 'created_at', 'last_used_at'])
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', at)
-    .orderBy('last_used_at', 'desc')
-    .orderBy('id', 'desc')
+    .selectFrom('sessions as s')
+    .leftJoin('oauth_apps as a', 'a.id', 's.app_id')
+    .select(['s.id', 's.user_agent', 's.created_at', 's.last_used_at', 'a.name as app_name'])
+    .where('s.user_id', '=', userId)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', at)
+    .orderBy('s.last_used_at', 'desc')
+    .orderBy('s.id', 'desc')
     .limit(100)
     .execute();
+}
+
+/** A session whatever its state, for an app that revokes a token it holds. */
+export function findSession(
+  db: Db,
+  id: string,
+): Promise<{ id: string; user_id: string; app_id: string | null } | undefined> {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'app_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /**

@@ -21,6 +21,13 @@ const TOUCH_EVERY_MS = 60_000;
 const USER_AGENT_MAX = 300;
 const DAY = 24 * 60 * 60 * 1000;
 
+/** What an app's session was granted (see mastodon/oauth). */
+export interface AppGrant {
+  appId: string;
+  scopes: readonly string[];
+  ttlSeconds: number;
+}
+
 /** What a verified token's session says: who it speaks for, or why it no longer does. */
 export type SessionCheck = { viewer: Viewer } | { ended: 'revoked' | 'unknown' };
 
@@ -90,15 +97,23 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
   }
 
   return {
-    /** A new session for a sign-in; its token expires with it. */
-    async open(userId: string, userAgent: string): Promise<{ id: string; expiresAt: number }> {
+    /**
+     * A new session for a sign-in, or for an app the member authorized (`grant`: it may use only
+     * the scopes granted, for as long as apps' tokens last); its token expires with it.
+     */
+    async open(
+      userId: string,
+      userAgent: string,
+      grant?: AppGrant,
+    ): Promise<{ id: string; expiresAt: number }> {
       const now = Date.now();
       const session = {
         id: newId(now),
         user_id: userId,
         user_agent: userAgent.slice(0, USER_AGENT_MAX),
         created_at: now,
-        expires_at: now + tokenTtlSeconds * 1000,
+        expires_at: now + (grant?.ttlSeconds ?? tokenTtlSeconds) * 1000,
+        ...(grant && { app_id: grant.appId, scopes: grant.scopes.join(' ') }),
       };
       await repo.insertSession(db, session);
       return { id: session.id, expiresAt: session.expires_at };
@@ -108,7 +123,12 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
       const row = await load(sessionId);
       if (row?.user_id !== userId) return { ended: 'unknown' };
       if (row.revoked_at !== null || row.expires_at <= Date.now()) return { ended: 'revoked' };
-      return { viewer: { id: row.user_id, username: row.username, sessionId: row.id } };
+      const viewer: Viewer = { id: row.user_id, username: row.username, sessionId: row.id };
+      if (row.app_id !== null) {
+        viewer.appId = row.app_id;
+        viewer.scopes = (row.scopes ?? '').split(' ').filter((scope) => scope.length > 0);
+      }
+      return { viewer };
     },
 
     /** The viewer's signed-in devices, this one marked. */
@@ -122,6 +142,7 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
           lastUsedAt: toIso(row.last_used_at),
           userAgent: row.user_agent,
           current: row.id === viewer.sessionId,
+          ...(row.app_name !== null && { appName: row.app_name }),
         })),
       };
     },
@@ -134,6 +155,9 @@ export function createSessionsService({ db, transact, tokenTtlSeconds }: Session
       const [revoked] = await revoke(viewer.id, [sessionId]);
       if (revoked === undefined) throw notFound(SESSION_NOT_FOUND);
     },
+
+    /** Which member and app a session belongs to, revoked or not (an app revoking its token). */
+    owner: (sessionId: string) => repo.findSession(db, sessionId),
 
     /** Relay listener's part: sessions revoked by any process stop being trusted here too. */
     forget,

@@ -244,6 +244,48 @@ export interface SessionsTable {
   last_used_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The app the session was granted to (see mastodon/oauth); null for Perch's own sign-ins. */
+  app_id: string | null;
+  /** The OAuth scopes an app's session may use, space-separated; null for Perch's own. */
+  scopes: string | null;
+}
+
+/** An app registered through Mastodon's API (see mastodon/oauth). */
+export interface OAuthAppsTable {
+  id: string;
+  name: string;
+  website: string | null;
+  /** One URI a line. */
+  redirect_uris: string;
+  /** Space-separated. */
+  scopes: string;
+  client_id: string;
+  /** SHA-256 of the client secret, hex. */
+  secret_digest: string;
+  created_at: number;
+}
+
+/** An authorization code waiting to be exchanged for a token; used once. */
+export interface OAuthCodesTable {
+  /** SHA-256 of the code, hex. */
+  code_digest: string;
+  app_id: string;
+  user_id: string;
+  redirect_uri: string;
+  scopes: string;
+  /** PKCE's S256 challenge, when the app sent one. */
+  code_challenge: string | null;
+  expires_at: number;
+}
+
+/** An app-level token (client credentials): it speaks for the app, not for a member. */
+export interface OAuthAppTokensTable {
+  id: string;
+  app_id: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
 }
 
 /** A member's Home as it is kept (see modules/timelines). */
@@ -342,6 +384,9 @@ export interface Database {
   poll_voters: PollVotersTable;
   poll_votes: PollVotesTable;
   sessions: SessionsTable;
+  oauth_apps: OAuthAppsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_app_tokens: OAuthAppTokensTable;
   home_timelines: HomeTimelinesTable;
   home_timeline_entries: HomeTimelineEntriesTable;
   pulled_authors: PulledAuthorsTable;

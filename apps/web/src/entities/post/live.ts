@@ -93,7 +93,17 @@ const onRepostForHome: LiveEventHandler<'post.reposted'> = (
   { queryClient, newPosts, viewer },
 ) => {
   if (!viewer.following?.some((member) => member._id === userId)) return;
-  if (homeLoaded(queryClient) && !listHolds(queryClient, 'home', postId)) newPosts.add(postId);
+  if (homeLoaded(queryClient) && !listHolds(queryClient, 'home', postId)) {
+    newPosts.add(postId, userId);
+  }
+};
+
+/** An undone repost no longer offers the post, unless its author or another repost brought it. */
+const onUnrepostForHome: LiveEventHandler<'post.unreposted'> = (
+  { payload: { postId, userId } },
+  { newPosts },
+) => {
+  newPosts.withdraw(postId, userId);
 };
 
 /** Posts carry their author's name and avatar: fresh on their next load. */
@@ -112,7 +122,7 @@ export const postLiveHandlers = {
   'post.pinned': onPinEvent,
   'post.unpinned': onPinEvent,
   'post.reposted': handleWithEach(onRepostEvent, onRepostForHome),
-  'post.unreposted': onRepostEvent,
+  'post.unreposted': handleWithEach(onRepostEvent, onUnrepostForHome),
   'bookmark.added': onBookmarkEvent,
   'bookmark.removed': onBookmarkEvent,
   'profile.edited': onAuthorEdited,

@@ -69,6 +69,7 @@ export function withEdits(cached: Post, edited: Post): Post {
     entities: edited.entities,
     mediaURL: edited.mediaURL,
     mediaAlt: edited.mediaAlt,
+    media: edited.media,
     contentWarning: edited.contentWarning,
     sensitive: edited.sensitive,
     card: edited.card,

@@ -8,7 +8,6 @@ import {
 } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
-import { uploadImage } from '../../shared/lib/upload';
 import { enqueue } from '../../shared/offlineQueue/postQueue';
 import { isUnreachable } from '../../shared/offlineQueue/retry';
 import type { QueuedImage } from '../../shared/offlineQueue/queueStore';
@@ -17,7 +16,7 @@ import { tagKeys } from '../tag/tags.queries';
 import { postMessages } from './messages';
 import { editPost, fetchPost } from './posts.api';
 import { postFeedOptions } from './postFeed';
-import { sendPost } from './sendPost';
+import { sendPost, uploadAlbum, type AlbumImage } from './sendPost';
 import { insertPostIntoLists, updatePostInCaches, withEdits } from './postCache';
 import { parseListKey, postKeys, type FeedSource } from './postKeys';
 import {
@@ -67,9 +66,6 @@ function invalidateTagViews(queryClient: QueryClient, tags: readonly string[]): 
   });
   void queryClient.invalidateQueries({ queryKey: tagKeys.all });
 }
-
-/** A picked image and what happens to it: kept as it is, removed, or replaced by a new file. */
-export type ImageChange = { kind: 'keep' } | { kind: 'remove' } | { kind: 'replace'; file: File };
 
 /** A post's content warning ('' for none) and whether its image is marked sensitive. */
 export interface PostWarnings {
@@ -149,33 +145,40 @@ export function useCreatePost() {
 export interface EditVariables extends PostWarnings {
   post: Post;
   content: string;
-  image: ImageChange;
-  /** The image's description as it should be ('' for none). */
-  altText: string;
-  onProgress?: (fraction: number) => void;
+  /** The album as it should be, in order, each image with its description ('' for none). */
+  media: readonly AlbumImage[];
+  /** Called with the share of the album's new image at `index` uploaded so far. */
+  onMediaProgress?: (index: number, fraction: number) => void;
 }
 
-/** Saves an edited post (uploading a replacement image first) and updates it everywhere. */
+/** Whether `media` is the post's album as it is: the same images in order, described alike. */
+export function isPostAlbum(post: Post, media: readonly AlbumImage[]): boolean {
+  return (
+    media.length === post.media.length &&
+    media.every((image, index) => {
+      const held = post.media[index];
+      return 'url' in image && image.url === held?.url && image.alt.trim() === (held.alt ?? '');
+    })
+  );
+}
+
+/** Saves an edited post (uploading its new images first) and updates it everywhere. */
 export function useEditPost() {
   const { token } = useRequiredSession();
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['posts', 'edit'],
     mutationFn: async (variables: EditVariables) => {
-      const { post, content, image, altText, onProgress } = variables;
+      const { post, content, media, onMediaProgress } = variables;
       const postData: PostInput = { content };
       // Sent only when they change, as the description is.
       if (variables.contentWarning !== (post.contentWarning ?? '')) {
         postData.contentWarning = variables.contentWarning;
       }
       if (variables.sensitive !== post.sensitive) postData.sensitive = variables.sensitive;
-      // Sent only when it changes: a new image starts without the old one's description.
-      const altChanged = altText !== (post.mediaAlt ?? '') || image.kind === 'replace';
-      if (image.kind !== 'remove' && altChanged) postData.mediaAlt = altText;
-      if (image.kind === 'remove') postData.mediaURL = null;
-      if (image.kind === 'replace') {
-        const upload = await uploadImage(image.file, { token, purpose: 'post', onProgress });
-        postData.mediaURL = upload.url;
+      // Sent only when it changes: the whole album, in its new order.
+      if (!isPostAlbum(post, media)) {
+        postData.media = await uploadAlbum(media, token, onMediaProgress);
       }
       return editPost(post._id, postData, token);
     },

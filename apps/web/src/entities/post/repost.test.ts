@@ -24,10 +24,11 @@ const viewer = makeUser({ _id: 'u-me', username: 'ada', following: [bo] });
 
 let queryClient: QueryClient;
 let context: LiveContext;
+let store: ReturnType<typeof createSessionStore>;
 
 beforeEach(() => {
   queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const store = createSessionStore(window.localStorage, undefined);
+  store = createSessionStore(window.localStorage, undefined);
   store.signIn({ token: 'token-me', user: viewer });
   context = { queryClient, store, newPosts: createNewPostsStore() };
 });
@@ -124,6 +125,33 @@ describe('reposts by followed members', () => {
     // Not followed, or already on Home: nothing to offer.
     applyLiveEvent(context, event('post.reposted', 'p-other', 'u-stranger', 1));
     applyLiveEvent(context, event('post.reposted', shown._id, bo._id, 1));
+    expect(context.newPosts.getSnapshot()).toBe(1);
+  });
+
+  it('withdraws the offer when the repost is undone, unless something else brought the post', () => {
+    const cy = { ...bo, _id: 'u-cy', id: 'u-cy', username: 'cy' };
+    store.signIn({ token: 'token-me', user: { ...viewer, following: [bo, cy] } });
+    seedList({ kind: 'home' }, [makePost()]);
+
+    applyLiveEvent(context, event('post.reposted', 'p-once', bo._id, 1));
+    applyLiveEvent(context, event('post.unreposted', 'p-once', bo._id, 0));
+    expect(context.newPosts.getSnapshot()).toBe(0);
+
+    // Reposted by two followed members: it stays offered until both undo theirs.
+    applyLiveEvent(context, event('post.reposted', 'p-twice', bo._id, 1));
+    applyLiveEvent(context, event('post.reposted', 'p-twice', cy._id, 2));
+    applyLiveEvent(context, event('post.unreposted', 'p-twice', bo._id, 1));
+    expect(context.newPosts.getSnapshot()).toBe(1);
+    applyLiveEvent(context, event('post.unreposted', 'p-twice', cy._id, 0));
+    expect(context.newPosts.getSnapshot()).toBe(0);
+
+    // A followed author's own new post stays offered when a repost of it is undone.
+    applyLiveEvent(context, event('post.reposted', 'p-new', bo._id, 1));
+    applyLiveEvent(context, {
+      type: 'post.created',
+      payload: { postId: 'p-new', authorId: cy._id },
+    });
+    applyLiveEvent(context, event('post.unreposted', 'p-new', bo._id, 0));
     expect(context.newPosts.getSnapshot()).toBe(1);
   });
 

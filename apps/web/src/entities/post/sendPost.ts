@@ -16,21 +16,34 @@ type SentPost = Pick<
   | 'media'
 >;
 
-/** Uploads an album's images one after the other, so that they keep their order. */
-async function uploadAlbum(
-  images: QueuedImage[],
+/** A description as sent: null for none. */
+const altToSend = (alt: string) => (alt.trim() === '' ? null : alt);
+
+/** One image of an album to send: a file to upload, or an image the post already holds. */
+export type AlbumImage = QueuedImage | { url: string; alt: string };
+
+/**
+ * Uploads an album's new images one after the other, so that they keep their order; an image
+ * the post already holds is sent by its address.
+ */
+export async function uploadAlbum(
+  images: readonly AlbumImage[],
   token: string,
   onMediaProgress?: (index: number, fraction: number) => void,
 ): Promise<{ url: string; alt: string | null }[]> {
   const media: { url: string; alt: string | null }[] = [];
   for (const [index, image] of images.entries()) {
+    if ('url' in image) {
+      media.push({ url: image.url, alt: altToSend(image.alt) });
+      continue;
+    }
     const onProgress =
       onMediaProgress &&
       ((fraction: number) => {
         onMediaProgress(index, fraction);
       });
     const { url } = await uploadImage(image.file, { token, purpose: 'post', onProgress });
-    media.push({ url, alt: image.alt.trim() === '' ? null : image.alt });
+    media.push({ url, alt: altToSend(image.alt) });
   }
   return media;
 }

@@ -21,10 +21,10 @@ export const authMessages = {
 } as const;
 
 /**
- * Logs in: on success stores the session, greets the member and goes home; on failure says
+ * Logs in: on success stores the session, greets the member and goes to `next` (home); on failure says
  * the credentials were not accepted. `isPending` is the loading flag.
  */
-export function useLoginMutation() {
+export function useLoginMutation(next = '/') {
   const store = useSessionStore();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -35,7 +35,7 @@ export function useLoginMutation() {
       queryClient.getQueryCache().clear();
       store.signIn({ token: encodedToken, user: foundUser });
       toast.success(authMessages.loginSuccess(foundUser.firstName));
-      void navigate('/', { replace: true });
+      void navigate(next, { replace: true });
     },
     onError: () => {
       toast.error(authMessages.loginFailure);

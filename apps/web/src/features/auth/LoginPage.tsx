@@ -10,12 +10,13 @@ import { AuthLayout } from './AuthLayout';
 
 type Pending = 'login' | 'guest' | null;
 
-export function LoginPage() {
+/** Perch's login; `next` is where a member goes once signed in (home by default). */
+export function LoginPage({ next }: { next?: string } = {}) {
   useDocumentTitle('Log in');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState<Pending>(null);
-  const loginMutation = useLoginMutation();
+  const loginMutation = useLoginMutation(next);
   const loading = loginMutation.isPending;
 
   const submit = (credentials: { username: string; password: string }, kind: Pending) => {

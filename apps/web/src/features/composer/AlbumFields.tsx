@@ -4,12 +4,11 @@ import { FilePreview } from '../../shared/components/FilePreview';
 import { AltTextField } from './AltTextField';
 import { isImageFile, UploadProgress } from './EditorParts';
 
-/** One picked image of the new post's album, with its description. */
-export interface AlbumItem {
-  id: string;
-  file: File;
-  alt: string;
-}
+/**
+ * One image of the album being written, with its description: a file picked on this device
+ * (uploaded when the post is sent), or an image the edited post already holds.
+ */
+export type AlbumItem = { id: string; alt: string } & ({ file: File } | { url: string });
 
 export const albumLimitMessage = (leftOut: number) =>
   `A post holds at most ${POST_MEDIA_MAX} images: ${leftOut} ${
@@ -48,29 +47,6 @@ export function useAlbumPicker(album: AlbumItem[], onChange: (album: AlbumItem[]
   return { add, notice };
 }
 
-/** The editor's props for a new post whose images form an album (no single image of its own). */
-export function albumEditorProps(
-  album: AlbumItem[],
-  onChange: (album: AlbumItem[]) => void,
-  progress: Record<string, number> | null,
-) {
-  return {
-    image: null,
-    onPickImage: (file: File) => {
-      onChange(addToAlbum(album, [file]).album);
-    },
-    onRemoveImage: () => {
-      onChange([]);
-    },
-    altText: '',
-    onAltTextChange: () => undefined,
-    progress: null,
-    album,
-    onAlbumChange: onChange,
-    albumProgress: progress,
-  };
-}
-
 /** Records each image's upload progress under its id, while the album is sent. */
 export const trackAlbumProgress =
   (album: AlbumItem[], setProgress: Dispatch<SetStateAction<Record<string, number> | null>>) =>
@@ -102,11 +78,15 @@ function AlbumEntry({ album, onChange, item, index, progress, busy }: AlbumEntry
   };
   return (
     <li className="post-album-editor__item">
-      <FilePreview
-        file={item.file}
-        alt={`Image ${position}`}
-        className="post-album-editor__thumb"
-      />
+      {'file' in item ? (
+        <FilePreview
+          file={item.file}
+          alt={`Image ${position}`}
+          className="post-album-editor__thumb"
+        />
+      ) : (
+        <img src={item.url} alt={`Image ${position}`} className="post-album-editor__thumb" />
+      )}
       <div className="post-album-editor__buttons">
         <button
           type="button"
@@ -154,7 +134,7 @@ function AlbumEntry({ album, onChange, item, index, progress, busy }: AlbumEntry
   );
 }
 
-/** The new post's images in order, each with its own buttons, progress and description. */
+/** The post's images in order, each with its own buttons, progress and description. */
 export function AlbumFields({ album, onChange, progress, busy, notice }: AlbumFieldsProps) {
   return (
     <>

@@ -1,60 +1,11 @@
 import { useRef, type ChangeEvent, type ReactNode } from 'react';
-import { FilePreview } from '../../shared/components/FilePreview';
-import { CloseIcon } from '../../shared/components/icons';
 import { IconButton } from '../../shared/components/IconButton';
 import { EmojiIcon, ImageIcon } from '../../shared/components/postIcons';
-import { AltTextField } from './AltTextField';
 import { EmojiPicker } from './EmojiPicker';
 import type { EditorWarnings } from './Warnings';
 
-/** The image shown in the editor: a file picked just now, or the one the post already has. */
-export type EditorImage = { kind: 'file'; file: File } | { kind: 'url'; url: string } | null;
-
 export function isImageFile(file: File): boolean {
   return file.type.startsWith('image/');
-}
-
-interface ImagePreviewProps {
-  image: NonNullable<EditorImage>;
-  altText: string;
-  onAltTextChange: (altText: string) => void;
-  onRemoveImage: () => void;
-  busy: boolean;
-}
-
-/** The picked or current image with its Remove button, and its description under it. */
-export function ImagePreview({
-  image,
-  altText,
-  onAltTextChange,
-  onRemoveImage,
-  busy,
-}: ImagePreviewProps) {
-  return (
-    <>
-      <div className="post-editor__preview">
-        {image.kind === 'file' ? (
-          <FilePreview
-            file={image.file}
-            alt="Selected image"
-            className="post-editor__preview-image"
-          />
-        ) : (
-          <img src={image.url} alt="Current image" className="post-editor__preview-image" />
-        )}
-        {!busy && (
-          <IconButton
-            aria-label="Remove image"
-            className="post-editor__remove-image"
-            onClick={onRemoveImage}
-          >
-            <CloseIcon size={18} />
-          </IconButton>
-        )}
-      </div>
-      <AltTextField value={altText} onChange={onAltTextChange} disabled={busy} />
-    </>
-  );
 }
 
 /** How much of the image is uploaded, as a bar. */
@@ -80,10 +31,8 @@ export function UploadProgress({
 }
 
 interface EditorToolbarProps {
-  hasImage: boolean;
-  onPickImage: (file: File) => void;
-  /** Set for an album: the picker takes several images at once. */
-  onPickImages?: (files: File[]) => void;
+  /** Takes the images picked, several at once. */
+  onPickImages: (files: File[]) => void;
   busy: boolean;
   emojiOpen: boolean;
   emojiId: string;
@@ -94,14 +43,12 @@ interface EditorToolbarProps {
   actions?: ReactNode;
   /** More tools after the content warning's (the composer's Poll). */
   tools?: ReactNode;
-  /** The image button is off (a post has an image or a poll, not both). */
+  /** The image button is off (a post has images or a poll, not both). */
   imageDisabled?: boolean;
 }
 
 /** The image, emoji and content warning buttons, then the editor's own actions. */
 export function EditorToolbar({
-  hasImage,
-  onPickImage,
   onPickImages,
   busy,
   emojiOpen,
@@ -114,12 +61,11 @@ export function EditorToolbar({
   imageDisabled = false,
 }: EditorToolbarProps) {
   const fileRef = useRef<HTMLInputElement>(null);
-  const imageLabel = onPickImages ? 'Add images' : hasImage ? 'Replace image' : 'Add image';
+  const imageLabel = 'Add images';
   const handleFile = (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])];
     event.target.value = '';
-    if (onPickImages) onPickImages(files);
-    else if (files[0] && isImageFile(files[0])) onPickImage(files[0]);
+    onPickImages(files);
   };
   return (
     <div className="post-editor__toolbar">
@@ -128,7 +74,7 @@ export function EditorToolbar({
           ref={fileRef}
           type="file"
           accept="image/*"
-          multiple={onPickImages !== undefined}
+          multiple
           hidden
           tabIndex={-1}
           aria-label={imageLabel}

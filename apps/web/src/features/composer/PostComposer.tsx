@@ -16,7 +16,7 @@ import {
 import { useCreatePost } from '../../entities/post/posts.queries';
 import { NEW_POLL, pollToSend, type PollDraft } from './PollFields';
 import { QuoteAttachment } from './QuoteAttachment';
-import { albumEditorProps, trackAlbumProgress, type AlbumItem } from './AlbumFields';
+import { trackAlbumProgress, type AlbumItem } from './AlbumFields';
 
 export const COMPOSER_PLACEHOLDER = "What's is in your mind?";
 
@@ -27,10 +27,17 @@ const submitClass = (text: string) =>
     : 'post-composer__submit';
 
 const isEmptyPost = (content: DraftContent) =>
-  content.text.trim() === '' && !content.image && !content.media?.length;
+  content.text.trim() === '' &&
+  !content.image &&
+  !content.media?.length &&
+  !content.poll?.options.some((option) => option.trim() !== '');
 
 /** The new-post box keeps its images as an album, never as a draft's single image. */
 const NO_SINGLE_IMAGE = { image: null, altText: '', removeImage: false } as const;
+
+/** The album's images to upload: the new-post box holds only images picked on this device. */
+const picked = (album: AlbumItem[]) =>
+  album.flatMap((item) => ('file' in item ? [{ file: item.file, alt: item.alt }] : []));
 
 /** A kept draft's images as an album, a single image of an older draft included. */
 const albumOf = (kept: DraftContent): AlbumItem[] =>
@@ -71,13 +78,14 @@ export function PostComposer({ onPosted, autoFocus = false, className, quote }: 
     memberId: user._id,
     postId: null,
     content: useMemo(
-      () => ({ text, ...NO_SINGLE_IMAGE, media: album, ...draftWarnings(warnings) }),
-      [text, album, warnings],
+      () => ({ text, ...NO_SINGLE_IMAGE, media: album, poll, ...draftWarnings(warnings) }),
+      [text, album, poll, warnings],
     ),
     restore: useCallback((kept: DraftContent) => {
       setText(kept.text);
       setAlbum(albumOf(kept));
       setWarnings(editorWarningsOf(kept));
+      setPoll(kept.poll ?? null);
     }, []),
     isPristine: isEmptyPost,
   });
@@ -89,7 +97,7 @@ export function PostComposer({ onPosted, autoFocus = false, className, quote }: 
         content: text.trim(),
         image: null,
         altText: '',
-        media: album.map(({ file, alt }) => ({ file, alt })),
+        media: picked(album),
         ...warningsToSend(warnings),
         ...(quoted ? { quoteId: quoted._id } : {}),
         onMediaProgress: trackAlbumProgress(album, setProgress),
@@ -121,7 +129,9 @@ export function PostComposer({ onPosted, autoFocus = false, className, quote }: 
       <PostEditor
         text={text}
         onTextChange={setText}
-        {...albumEditorProps(album, setAlbum, progress)}
+        album={album}
+        onAlbumChange={setAlbum}
+        albumProgress={progress}
         warnings={warnings}
         onWarningsChange={setWarnings}
         busy={create.isPending}

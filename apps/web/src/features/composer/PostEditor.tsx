@@ -9,36 +9,29 @@ import {
   type SubmitEvent,
 } from 'react';
 import { MentionListbox, useMentionAutocomplete } from '../mentions';
-import {
-  EditorToolbar,
-  EmojiPanel,
-  ImagePreview,
-  UploadProgress,
-  type EditorImage,
-} from './EditorParts';
+import { EditorToolbar, EmojiPanel } from './EditorParts';
 import { ContentWarningField, SensitiveToggle, type EditorWarnings } from './Warnings';
 import { editorPoll, type PollDraft } from './PollFields';
 import { AlbumFields, useAlbumPicker, type AlbumItem } from './AlbumFields';
 import './composer.css';
 
-export { isImageFile, type EditorImage } from './EditorParts';
+export { isImageFile } from './EditorParts';
 
 export interface PostEditorProps {
   /** Id of the form element, so that buttons outside it (a modal footer) can submit it. */
   formId?: string;
   text: string;
   onTextChange: (text: string) => void;
-  image: EditorImage;
-  onPickImage: (file: File) => void;
-  onRemoveImage: () => void;
-  /** The image's description (alt text), edited under its preview. */
-  altText: string;
-  onAltTextChange: (altText: string) => void;
-  /** The content warning and the image's sensitive mark. */
+  /** The post's images in order, each with its description. */
+  album: AlbumItem[];
+  onAlbumChange: (album: AlbumItem[]) => void;
+  /** Share uploaded so far of each album image being uploaded, by its id; null while none is. */
+  albumProgress: Record<string, number> | null;
+  /** The post takes no images (an edited post with a poll, which stays as it was posted). */
+  noImages?: boolean;
+  /** The content warning and the images' sensitive mark. */
   warnings: EditorWarnings;
   onWarningsChange: (warnings: EditorWarnings) => void;
-  /** Share of the image uploaded so far while an upload runs, else null. */
-  progress: number | null;
   busy: boolean;
   emojiOpen: boolean;
   onEmojiOpenChange: (open: boolean) => void;
@@ -57,18 +50,11 @@ export interface PostEditorProps {
   onPollChange?: (poll: PollDraft | null) => void;
   /** The poll a Poll button starts. */
   newPoll?: PollDraft;
-  /** The new post's images in order; with onAlbumChange the editor takes several images. */
-  album?: AlbumItem[];
-  onAlbumChange?: (album: AlbumItem[]) => void;
-  /** Share uploaded so far of each album image being uploaded, by its id. */
-  albumProgress?: Record<string, number> | null;
 }
 
-/** The props with `image` set while the album has images, so that the poll gives way to them. */
-function withAlbumImage(props: PostEditorProps): PostEditorProps {
-  const first = props.album?.[0];
-  return first ? { ...props, image: { kind: 'file', file: first.file } } : props;
-}
+/** The editor's poll parts; the Poll button is off while the post has images. */
+const pollOf = (props: PostEditorProps) =>
+  editorPoll({ ...props, image: props.album.length > 0 ? props.album : null });
 
 /** Inserts an emoji at the caret, which then follows it. */
 function useEmojiInsertion(
@@ -115,52 +101,22 @@ function submitOnModEnter(event: KeyboardEvent<HTMLTextAreaElement>): void {
   }
 }
 
-type ImageFieldsProps = Pick<
-  PostEditorProps,
-  | 'image'
-  | 'altText'
-  | 'onAltTextChange'
-  | 'onRemoveImage'
-  | 'warnings'
-  | 'onWarningsChange'
-  | 'progress'
-  | 'busy'
-  | 'poll'
-  | 'onPollChange'
-  | 'newPoll'
-  | 'album'
-  | 'onAlbumChange'
-  | 'albumProgress'
-> & { albumNotice: string | null };
-
 /**
- * Under the text: the image with its description and sensitive mark, the upload's progress, and
- * the new post's poll.
+ * Under the text: the images, each with its description and upload progress, their sensitive
+ * mark, and the new post's poll.
  */
-function ImageFields(props: ImageFieldsProps) {
-  const { image, altText, onAltTextChange, onRemoveImage, warnings, onWarningsChange } = props;
-  const { progress, busy, album, onAlbumChange } = props;
+function ImageFields(props: PostEditorProps & { albumNotice: string | null }) {
+  const { album, onAlbumChange, warnings, onWarningsChange, busy } = props;
   return (
     <>
-      {album && onAlbumChange && (
-        <AlbumFields
-          album={album}
-          onChange={onAlbumChange}
-          progress={props.albumProgress ?? null}
-          busy={busy}
-          notice={props.albumNotice}
-        />
-      )}
-      {image && !album && (
-        <ImagePreview
-          image={image}
-          altText={altText}
-          onAltTextChange={onAltTextChange}
-          onRemoveImage={onRemoveImage}
-          busy={busy}
-        />
-      )}
-      {image && (
+      <AlbumFields
+        album={album}
+        onChange={onAlbumChange}
+        progress={props.albumProgress}
+        busy={busy}
+        notice={props.albumNotice}
+      />
+      {album.length > 0 && (
         <SensitiveToggle
           checked={warnings.sensitive}
           implied={warnings.open}
@@ -170,19 +126,16 @@ function ImageFields(props: ImageFieldsProps) {
           disabled={busy}
         />
       )}
-      {progress !== null && <UploadProgress progress={progress} />}
-      {editorPoll(props).fields}
+      {pollOf(props).fields}
     </>
   );
 }
 
 /** The toolbar under the editor, with the Poll button when the editor offers a poll. */
-function Toolbar(props: PostEditorProps & { emojiId: string; onPickImages?: (f: File[]) => void }) {
-  const poll = editorPoll(props);
+function Toolbar(props: PostEditorProps & { emojiId: string; onPickImages: (f: File[]) => void }) {
+  const poll = pollOf(props);
   return (
     <EditorToolbar
-      hasImage={props.image !== null}
-      onPickImage={props.onPickImage}
       onPickImages={props.onPickImages}
       busy={props.busy}
       emojiOpen={props.emojiOpen}
@@ -191,17 +144,17 @@ function Toolbar(props: PostEditorProps & { emojiId: string; onPickImages?: (f: 
       warnings={props.warnings}
       onWarningsChange={props.onWarningsChange}
       actions={props.actions}
-      imageDisabled={poll.imageDisabled}
+      imageDisabled={poll.imageDisabled || props.noImages === true}
       tools={poll.tool}
     />
   );
 }
 
 /**
- * The text, image and emoji part of the new-post box and of the Edit Post dialog: a growing
- * text area that offers members while an @mention is typed, an image picker with an immediate
- * local preview (and upload progress), the emoji picker, which inserts at the caret, and the
- * content warning and sensitive mark.
+ * The text, images and emoji part of the new-post box and of the Edit Post dialog: a growing
+ * text area that offers members while an @mention is typed, the album of up to ten images
+ * (picked or dropped, each previewed at once with its description and upload progress), the
+ * emoji picker, which inserts at the caret, and the content warning and sensitive mark.
  */
 export function PostEditor(props: PostEditorProps) {
   const {
@@ -225,9 +178,8 @@ export function PostEditor(props: PostEditorProps) {
   const textRef = useRef<HTMLTextAreaElement>(null);
   const mention = useMentionAutocomplete({ text, onTextChange, fieldRef: textRef });
   const insertEmoji = useEmojiInsertion(text, onTextChange, textRef);
-  const albumPicker = useAlbumPicker(props.album ?? [], props.onAlbumChange ?? (() => undefined));
-  const pickImages = props.onAlbumChange && !busy ? albumPicker.add : undefined;
-  const withImage = withAlbumImage(props);
+  const albumPicker = useAlbumPicker(props.album, props.onAlbumChange);
+  const dropsImages = !busy && props.noImages !== true;
 
   const handleSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -241,7 +193,7 @@ export function PostEditor(props: PostEditorProps) {
       onSubmit={handleSubmit}
       aria-busy={busy}
       noValidate
-      {...(pickImages && dropTarget(pickImages))}
+      {...(dropsImages && dropTarget(albumPicker.add))}
     >
       <div className="post-editor__body">
         {leading}
@@ -280,10 +232,10 @@ export function PostEditor(props: PostEditorProps) {
             />
             <MentionListbox {...mention.listboxProps} />
           </div>
-          <ImageFields {...withImage} albumNotice={albumPicker.notice} />
+          <ImageFields {...props} albumNotice={albumPicker.notice} />
         </div>
       </div>
-      <Toolbar {...withImage} emojiId={emojiId} onPickImages={pickImages} />
+      <Toolbar {...props} emojiId={emojiId} onPickImages={albumPicker.add} />
       {emojiOpen && (
         <EmojiPanel
           id={emojiId}

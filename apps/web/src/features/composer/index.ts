@@ -1,3 +1,4 @@
 export { PostComposer } from './PostComposer';
-export { PostEditor, type EditorImage } from './PostEditor';
+export { PostEditor } from './PostEditor';
+export { trackAlbumProgress, type AlbumItem } from './AlbumFields';
 export { draftWarnings, editorWarningsOf, warningsToSend, type EditorWarnings } from './Warnings';

@@ -1,10 +1,13 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
-/** One image of a drafted album. */
-export interface DraftImage {
-  id: string;
-  file: File;
-  alt: string;
+/** One image of a drafted album: the picked File, or (Edit Post) an image the post already holds. */
+export type DraftImage = { id: string; alt: string } & ({ file: File } | { url: string });
+
+/** A drafted poll: its options as typed, how long it stays open (seconds), one or several choices. */
+export interface DraftPoll {
+  options: string[];
+  expiresIn: number;
+  multiple: boolean;
 }
 
 /**
@@ -20,14 +23,16 @@ export interface Draft {
   image: File | null;
   /** The image's description ('' for none). */
   altText: string;
-  /** Edit Post only: the member removed the post's image. */
+  /** Edit Post only: the member removed the post's images. */
   removeImage: boolean;
   /** The content warning, null while its field is closed (absent on drafts kept before it). */
   contentWarning?: string | null;
   /** Whether the image is marked sensitive (absent: not). */
   sensitive?: boolean;
-  /** The new post's album in order, each picked File with its description (absent: none). */
+  /** The album in order, each image with its description (absent: none, or a draft older than albums). */
   media?: DraftImage[];
+  /** The new post's poll while its fields are open (absent: none). */
+  poll?: DraftPoll | null;
   updatedAt: number;
 }
 

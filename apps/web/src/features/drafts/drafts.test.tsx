@@ -80,6 +80,35 @@ describe('drafts of the new-post box', () => {
     );
   });
 
+  it('keeps the poll being written, options and choice, with the text', async () => {
+    signInAsMe();
+    mockFeeds();
+    const first = renderApp('/');
+    const box = () => screen.getByRole('region', { name: 'New post' });
+    await first.user.type(await screen.findByPlaceholderText("What's is in your mind?"), 'Lunch?');
+    await first.user.click(within(box()).getByRole('button', { name: 'Poll' }));
+    const poll = () => within(box()).getByRole('group', { name: 'Poll' });
+    await first.user.type(within(poll()).getByLabelText('Option 1'), 'Soup');
+    await first.user.type(within(poll()).getByLabelText('Option 2'), 'Salad');
+    await first.user.click(within(poll()).getByRole('switch', { name: 'Multiple choice' }));
+    await waitFor(async () => {
+      expect((await listDrafts(me._id))[0]).toMatchObject({
+        text: 'Lunch?',
+        poll: { options: ['Soup', 'Salad'], multiple: true },
+      });
+    });
+
+    first.unmount();
+    cleanup();
+    renderApp('/');
+    await waitFor(() => {
+      expect(composerText()).toHaveValue('Lunch?');
+    });
+    expect(within(poll()).getByLabelText('Option 1')).toHaveValue('Soup');
+    expect(within(poll()).getByLabelText('Option 2')).toHaveValue('Salad');
+    expect(within(poll()).getByRole('switch', { name: 'Multiple choice' })).toBeChecked();
+  });
+
   it('keeps several drafts: start another, switch back, delete one', async () => {
     signInAsMe();
     mockFeeds();

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import type { Draft, DraftImage } from './draftStore';
+import type { Draft, DraftImage, DraftPoll } from './draftStore';
 
 /** What a draft keeps of the editor. */
 export interface DraftContent {
@@ -12,8 +12,10 @@ export interface DraftContent {
   contentWarning: string | null;
   /** Whether the image is marked sensitive. */
   sensitive: boolean;
-  /** The new post's album in order (absent on drafts kept before albums). */
+  /** The album in order (absent on drafts kept before albums). */
   media?: DraftImage[];
+  /** The new post's poll while its fields are open (absent on drafts kept before polls). */
+  poll?: DraftPoll | null;
 }
 
 const EMPTY: DraftContent = {
@@ -24,6 +26,7 @@ const EMPTY: DraftContent = {
   contentWarning: null,
   sensitive: false,
   media: [],
+  poll: null,
 };
 
 /** Typing settles this long before the draft is written. */

@@ -6,6 +6,7 @@ import { renderApp } from '../../test/renderApp';
 import { server } from '../../test/server';
 import { json, makePost, me, mockFeeds, signInAsMe } from '../../entities/post/posts.mocks';
 import { UNDO_WINDOW_MS } from '../../entities/post/undoableDelete';
+import { editDraftId, readDraft } from '../drafts/draftStore';
 
 function myPost(overrides: Partial<Post> = {}) {
   return makePost({
@@ -50,12 +51,12 @@ describe('Edit Post', () => {
     const text = within(dialog).getByRole('textbox', { name: 'Post text' });
     expect(text).toHaveValue('Old words');
     expect(text).toHaveFocus();
-    expect(within(dialog).getByRole('img', { name: 'Current image' })).toHaveAttribute(
+    expect(within(dialog).getByRole('img', { name: 'Image 1' })).toHaveAttribute(
       'src',
       '/media/old.webp',
     );
-    await user.click(within(dialog).getByRole('button', { name: 'Remove image' }));
-    expect(within(dialog).queryByRole('img', { name: 'Current image' })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Remove image 1' }));
+    expect(within(dialog).queryByRole('img', { name: 'Image 1' })).not.toBeInTheDocument();
     await user.clear(text);
     await user.type(text, 'New words');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -66,7 +67,7 @@ describe('Edit Post', () => {
     });
     expect(within(card).getByText('New words')).toBeInTheDocument();
     expect(within(card).queryByRole('img', { name: /Image posted by/ })).not.toBeInTheDocument();
-    expect(edits).toEqual([{ postData: { content: 'New words', mediaURL: null } }]);
+    expect(edits).toEqual([{ postData: { content: 'New words', media: [] } }]);
   });
 
   it("shows the edited text's new tags and mentions as links", async () => {
@@ -156,4 +157,227 @@ describe('Edit Post', () => {
     ).toBeInTheDocument();
     expect(screen.getByText('Sticky')).toBeInTheDocument();
   }, 15_000);
+});
+
+const albumImage = (name: string, alt: string | null) => ({
+  url: `/media/${name}.webp`,
+  alt,
+  width: 4,
+  height: 3,
+  blurhash: null,
+});
+
+/** Answers uploads with numbered URLs and edits with the album sent; keeps the edits sent. */
+function mockAlbumEdits(post: Post) {
+  const edits: { postData: { media?: { url: string; alt: string | null }[] } }[] = [];
+  let uploads = 0;
+  server.use(
+    http.post('/api/media', () => {
+      uploads += 1;
+      const url = `/media/new-${String(uploads)}.webp`;
+      return json(
+        {
+          url,
+          thumbnailURL: url,
+          width: 4,
+          height: 3,
+          blurhash: 'LEHV6nWB2yk8pyo0adR*.7kCMdnj',
+          mimeType: 'image/webp',
+          size: 9,
+        },
+        201,
+      );
+    }),
+    http.post('/api/posts/edit/:postId', async ({ request }) => {
+      const body = (await request.json()) as (typeof edits)[number];
+      edits.push(body);
+      const media = (body.postData.media ?? []).map((image) => ({
+        ...albumImage('x', image.alt),
+        url: image.url,
+      }));
+      return json(
+        {
+          post: {
+            ...post,
+            mediaURL: media[0]?.url ?? null,
+            mediaAlt: media[0]?.alt ?? null,
+            media,
+          },
+        },
+        201,
+      );
+    }),
+  );
+  return edits;
+}
+
+describe('Edit Post of an album', () => {
+  it('shows the whole album, then reorders, removes, adds and describes images and sends them in order', async () => {
+    signInAsMe();
+    const post = myPost({
+      content: 'Three pictures',
+      mediaURL: '/media/a.webp',
+      mediaAlt: 'Apple',
+      media: [albumImage('a', 'Apple'), albumImage('b', 'Bee'), albumImage('c', null)],
+    });
+    mockFeeds({ home: [post] });
+    const edits = mockAlbumEdits(post);
+    const { user } = renderApp('/');
+    const [shown] = await screen.findAllByTestId('post-card');
+    if (!shown) throw new Error('No post card.');
+    await user.click(within(shown).getByRole('button', { name: 'Next image' }));
+    expect(within(shown).getByText('2 / 3')).toBeInTheDocument();
+    const { card, dialog } = await openEditor(user);
+
+    const images = within(dialog).getByRole('list', { name: 'Images (3)' });
+    const sources = () =>
+      within(images)
+        .getAllByRole('img')
+        .map((image) => image.getAttribute('src'));
+    const description = (position: number) =>
+      within(dialog).getByRole('textbox', { name: `Description of image ${String(position)}` });
+    expect(sources()).toEqual(['/media/a.webp', '/media/b.webp', '/media/c.webp']);
+    expect(description(2)).toHaveValue('Bee');
+    expect(description(3)).toHaveValue('');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Move image 3 earlier' }));
+    expect(sources()).toEqual(['/media/a.webp', '/media/c.webp', '/media/b.webp']);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove image 1' }));
+    expect(sources()).toEqual(['/media/c.webp', '/media/b.webp']);
+    await user.clear(description(2));
+    await user.type(description(2), 'A bumblebee');
+    const input = dialog.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('No file input.');
+    await user.upload(input, new File(['d'], 'd.png', { type: 'image/png' }));
+    expect(within(dialog).getByRole('list', { name: 'Images (3)' })).toBeInTheDocument();
+    await user.type(description(3), 'A daisy');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Post Edited')).toBeInTheDocument();
+    expect(edits).toEqual([
+      {
+        postData: {
+          content: 'Three pictures',
+          media: [
+            { url: '/media/c.webp', alt: null },
+            { url: '/media/b.webp', alt: 'A bumblebee' },
+            { url: '/media/new-1.webp', alt: 'A daisy' },
+          ],
+        },
+      },
+    ]);
+    // The card shows the edited album at once, in its new order from the first image.
+    expect(await within(card).findByText('1 / 3')).toBeInTheDocument();
+    await user.click(within(card).getByRole('button', { name: 'Next image' }));
+    expect(within(card).getByRole('img', { name: 'A bumblebee' })).toHaveAttribute(
+      'src',
+      '/media/b.webp',
+    );
+    await user.click(within(card).getByRole('button', { name: 'Next image' }));
+    expect(within(card).getByRole('img', { name: 'A daisy' })).toHaveAttribute(
+      'src',
+      '/media/new-1.webp',
+    );
+  });
+
+  it('sends a changed description alone as the whole album, and the sensitive mark with it', async () => {
+    signInAsMe();
+    const post = myPost({
+      content: 'Two pictures',
+      mediaURL: '/media/a.webp',
+      media: [albumImage('a', null), albumImage('b', 'Bee')],
+    });
+    mockFeeds({ home: [post] });
+    const edits = mockAlbumEdits(post);
+    const { user } = renderApp('/');
+    const { dialog } = await openEditor(user);
+
+    await user.type(
+      within(dialog).getByRole('textbox', { name: 'Description of image 1' }),
+      'An apple',
+    );
+    await user.click(within(dialog).getByRole('checkbox', { name: /Mark image as sensitive/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Post Edited')).toBeInTheDocument();
+    expect(edits).toEqual([
+      {
+        postData: {
+          content: 'Two pictures',
+          sensitive: true,
+          media: [
+            { url: '/media/a.webp', alt: 'An apple' },
+            { url: '/media/b.webp', alt: 'Bee' },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it('brings the changed album back when the dialog is closed unsaved', async () => {
+    signInAsMe();
+    const post = myPost({
+      content: 'Two pictures',
+      mediaURL: '/media/a.webp',
+      media: [albumImage('a', null), albumImage('b', 'Bee')],
+    });
+    mockFeeds({ home: [post] });
+    const { user } = renderApp('/');
+    let { dialog } = await openEditor(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Move image 2 earlier' }));
+    await waitFor(async () => {
+      const kept = await readDraft(editDraftId(me._id, post._id));
+      expect(kept?.media?.map((image) => ('url' in image ? image.url : null))).toEqual([
+        '/media/b.webp',
+        '/media/a.webp',
+      ]);
+    });
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Edit Post' })).toBeNull();
+
+    ({ dialog } = await openEditor(user));
+    await waitFor(() => {
+      expect(within(dialog).getByRole('textbox', { name: 'Description of image 1' })).toHaveValue(
+        'Bee',
+      );
+    });
+    expect(within(dialog).getByRole('img', { name: 'Image 1' })).toHaveAttribute(
+      'src',
+      '/media/b.webp',
+    );
+  });
+
+  it('offers no images for a post with a poll, and saves its text alone', async () => {
+    signInAsMe();
+    const post = myPost({
+      content: 'Tea or coffee?',
+      poll: {
+        id: 'poll-1',
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        expired: false,
+        multiple: false,
+        votesCount: 0,
+        votersCount: 0,
+        options: [
+          { title: 'Tea', votesCount: null },
+          { title: 'Coffee', votesCount: null },
+        ],
+        voted: false,
+        ownVotes: [],
+      },
+    });
+    mockFeeds({ home: [post] });
+    const edits = mockAlbumEdits(post);
+    const { user } = renderApp('/');
+    const { card, dialog } = await openEditor(user);
+
+    expect(within(dialog).getByRole('button', { name: 'Add images' })).toBeDisabled();
+    const text = within(dialog).getByRole('textbox', { name: 'Post text' });
+    await user.type(text, ' Or both?');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Post Edited')).toBeInTheDocument();
+    expect(edits).toEqual([{ postData: { content: 'Tea or coffee? Or both?' } }]);
+    expect(within(card).getByRole('radio', { name: 'Tea' })).toBeInTheDocument();
+  });
 });

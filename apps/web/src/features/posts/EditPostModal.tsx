@@ -8,87 +8,90 @@ import {
   draftWarnings,
   editorWarningsOf,
   PostEditor,
+  trackAlbumProgress,
   warningsToSend,
-  type EditorImage,
+  type AlbumItem,
   type EditorWarnings,
 } from '../composer';
-import { useEditPost, type ImageChange } from '../../entities/post/posts.queries';
+import { isPostAlbum, useEditPost } from '../../entities/post/posts.queries';
 
 interface EditPostModalProps {
   post: Post;
   onClose: () => void;
 }
 
+/** The post's album as the editor holds it, each image with its description ('' for none). */
+const albumOfPost = (post: Post): AlbumItem[] =>
+  post.media.map((image) => ({ id: image.url, url: image.url, alt: image.alt ?? '' }));
+
 /** Whether a draft holds nothing the post does not already have. */
 function isUnchanged(post: Post, content: DraftContent): boolean {
   return (
     content.text === post.content &&
-    !content.image &&
-    !content.removeImage &&
-    content.altText === (post.mediaAlt ?? '') &&
+    isPostAlbum(post, content.media ?? []) &&
     content.contentWarning === post.contentWarning &&
     content.sensitive === post.sensitive
   );
 }
 
-/** What a draft keeps of the dialog. */
+/** What a draft keeps of the dialog; an emptied album is marked, as drafts before albums did. */
 function draftOf(
+  post: Post,
   text: string,
-  image: ImageChange,
-  altText: string,
+  album: AlbumItem[],
   warnings: EditorWarnings,
 ): DraftContent {
   return {
     text,
-    image: image.kind === 'replace' ? image.file : null,
-    removeImage: image.kind === 'remove',
-    altText,
+    image: null,
+    altText: '',
+    removeImage: album.length === 0 && post.media.length > 0,
+    media: album,
     ...draftWarnings(warnings),
   };
 }
 
-/** The image change a kept draft holds. */
-function imageChangeOf(kept: DraftContent): ImageChange {
-  if (kept.image) return { kind: 'replace', file: kept.image };
-  return kept.removeImage ? { kind: 'remove' } : { kind: 'keep' };
-}
-
-/** The image the editor shows: a new one picked, the post's own, or none. */
-function shownImage(post: Post, image: ImageChange): EditorImage {
-  if (image.kind === 'replace') return { kind: 'file', file: image.file };
-  if (image.kind === 'keep' && post.mediaURL) return { kind: 'url', url: post.mediaURL };
-  return null;
+/**
+ * The album a kept draft holds. A draft kept before albums has none: it removed the post's
+ * image, replaced it with a picked one, or kept it with the description it holds.
+ */
+function albumOfDraft(post: Post, kept: DraftContent): AlbumItem[] {
+  if (kept.media?.length) return kept.media;
+  if (kept.removeImage) return [];
+  if (kept.image) return [{ id: crypto.randomUUID(), file: kept.image, alt: kept.altText }];
+  return albumOfPost(post).map((item, index) =>
+    index === 0 ? { ...item, alt: kept.altText } : item,
+  );
 }
 
 /**
- * The 'Edit Post' dialog: the text, the image (remove it, or pick another one, uploaded on
- * Save), emojis, the content warning and the sensitive mark; Cancel leaves the post as it was, Save stores it and closes. Changes are kept
- * as a draft on this device until saved or cancelled: closing the dialog otherwise (Escape, ×, a
- * reload) and opening it again brings them back.
+ * The 'Edit Post' dialog: the text, the album (add images, remove them, reorder them and describe
+ * each; new ones are uploaded on Save), emojis, the content warning and the sensitive mark; a
+ * post with a poll takes no images. Cancel leaves the post as it was, Save stores it and closes.
+ * Changes are kept as a draft on this device until saved or cancelled: closing the dialog
+ * otherwise (Escape, ×, a reload) and opening it again brings them back.
  */
 export function EditPostModal({ post, onClose }: EditPostModalProps) {
   const formId = useId();
   const [text, setText] = useState(post.content);
-  const [image, setImage] = useState<ImageChange>({ kind: 'keep' });
-  const [altText, setAltText] = useState(post.mediaAlt ?? '');
+  const [album, setAlbum] = useState<AlbumItem[]>(() => albumOfPost(post));
   const [warnings, setWarnings] = useState<EditorWarnings>(() => editorWarningsOf(post));
   const [emojiOpen, setEmojiOpen] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
+  const [progress, setProgress] = useState<Record<string, number> | null>(null);
   const edit = useEditPost();
   const { user } = useRequiredSession();
   const draft = useDraft({
     memberId: user._id,
     postId: post._id,
-    content: useMemo(
-      () => draftOf(text, image, altText, warnings),
-      [text, image, altText, warnings],
+    content: useMemo(() => draftOf(post, text, album, warnings), [post, text, album, warnings]),
+    restore: useCallback(
+      (kept: DraftContent) => {
+        setText(kept.text);
+        setAlbum(albumOfDraft(post, kept));
+        setWarnings(editorWarningsOf(kept));
+      },
+      [post],
     ),
-    restore: useCallback((kept: DraftContent) => {
-      setText(kept.text);
-      setAltText(kept.altText);
-      setWarnings(editorWarningsOf(kept));
-      setImage(imageChangeOf(kept));
-    }, []),
     isPristine: (content) => isUnchanged(post, content),
   });
   const cancel = () => {
@@ -102,10 +105,9 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
       {
         post,
         content: text.trim(),
-        image,
-        altText,
+        media: album,
         ...warningsToSend(warnings),
-        onProgress: image.kind === 'replace' ? setProgress : undefined,
+        onMediaProgress: trackAlbumProgress(album, setProgress),
       },
       {
         onSuccess: () => {
@@ -139,21 +141,12 @@ export function EditPostModal({ post, onClose }: EditPostModalProps) {
         formId={formId}
         text={text}
         onTextChange={setText}
-        image={shownImage(post, image)}
-        onPickImage={(file) => {
-          setImage({ kind: 'replace', file });
-          // A new picture needs its own description.
-          setAltText('');
-        }}
-        onRemoveImage={() => {
-          setImage({ kind: 'remove' });
-          setAltText('');
-        }}
-        altText={altText}
-        onAltTextChange={setAltText}
+        album={album}
+        onAlbumChange={setAlbum}
+        albumProgress={progress}
+        noImages={post.poll !== null}
         warnings={warnings}
         onWarningsChange={setWarnings}
-        progress={progress}
         busy={edit.isPending}
         emojiOpen={emojiOpen}
         onEmojiOpenChange={setEmojiOpen}

@@ -126,6 +126,8 @@ function Shown({
       )}
       {post.media.length > 1 ? (
         <PostAlbum
+          // An edited album starts again at its first image: the old positions mean nothing now.
+          key={post.media.map((image) => image.url).join(' ')}
           images={post.media}
           fallbackAlt={`Image posted by ${fullName}`}
           sensitive={sensitive}

@@ -2,7 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { delay, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
-import { errorAnswer, mockAccount, phone, signInAsAda, thisDevice, TOKEN } from './settings.mocks';
+import {
+  errorAnswer,
+  makeSession,
+  mockAccount,
+  phone,
+  signInAsAda,
+  thisDevice,
+  TOKEN,
+} from './settings.mocks';
 
 async function openDevices() {
   signInAsAda();
@@ -30,6 +38,24 @@ describe('devices', () => {
     expect(second).not.toHaveTextContent('This device');
     expect(within(second).getByRole('button', { name: 'Log out of Safari on iOS' })).toBeVisible();
     expect(second.querySelector('time')).toHaveAttribute('dateTime', phone.createdAt);
+  });
+
+  it('names an app the member authorized by its own name', async () => {
+    const app = makeSession({
+      _id: 's-app',
+      id: 's-app',
+      appName: 'Toot Client',
+      userAgent: 'okhttp/4',
+    });
+    mockAccount({ sessions: [thisDevice, app] });
+    const { region } = await openDevices();
+    await within(region).findByRole('list', { name: 'Signed-in devices' });
+    const [, second] = rows(region);
+    expect(second).toHaveTextContent('Toot Client');
+    expect(second).not.toHaveTextContent('okhttp');
+    expect(
+      within(second ?? region).getByRole('button', { name: 'Log out of Toot Client' }),
+    ).toBeVisible();
   });
 
   it('says it is loading, then says when no other device is signed in', async () => {

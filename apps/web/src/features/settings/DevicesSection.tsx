@@ -33,7 +33,8 @@ function DeviceRow({ session, onRevoked }: { session: Session; onRevoked: () => 
     toast.success(settingsMessages.deviceLoggedOut);
     onRevoked();
   });
-  const name = describeUserAgent(session.userAgent);
+  // An app the member authorized goes by its own name (its user agent is its HTTP library's).
+  const name = session.appName ?? describeUserAgent(session.userAgent);
   const DeviceIcon = PHONE_SYSTEMS.test(name) ? PhoneIcon : LaptopIcon;
 
   return (

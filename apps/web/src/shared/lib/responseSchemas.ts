@@ -3,6 +3,8 @@
  * zod stays out of the first download: import from here only with `import type`.
  */
 export {
+  authorizationAnswerSchema,
+  authorizationDescriptionSchema,
   bookmarkMutationResponseSchema,
   bookmarkPageSchema,
   commentDeleteResponseSchema,

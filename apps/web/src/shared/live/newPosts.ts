@@ -6,16 +6,25 @@ export interface NewPostsStore {
   /** How many new posts wait. */
   getSnapshot: () => number;
   subscribe: (listener: () => void) => () => void;
-  add: (postId: string) => void;
+  /**
+   * A post waits, brought by `source`: its author posting it (the default), or the id of a
+   * followed member who reposted it.
+   */
+  add: (postId: string, source?: string) => void;
   /** A post deleted meanwhile no longer counts. */
   remove: (postId: string) => void;
+  /** What brought the post went (a repost undone): it waits only while something else brought it. */
+  withdraw: (postId: string, source: string) => void;
   /** Forgets the posts for which `shown` is true (Home loaded them anyway). */
   prune: (shown: (postId: string) => boolean) => void;
   clear: () => void;
 }
 
+const POSTED = 'posted';
+
 export function createNewPostsStore(): NewPostsStore {
-  const ids = new Set<string>();
+  // Post id → what brought it.
+  const ids = new Map<string, Set<string>>();
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of [...listeners]) listener();
@@ -28,17 +37,27 @@ export function createNewPostsStore(): NewPostsStore {
         listeners.delete(listener);
       };
     },
-    add(postId) {
-      if (ids.has(postId)) return;
-      ids.add(postId);
+    add(postId, source = POSTED) {
+      const sources = ids.get(postId);
+      if (sources) {
+        sources.add(source);
+        return;
+      }
+      ids.set(postId, new Set([source]));
       changed();
     },
     remove(postId) {
       if (ids.delete(postId)) changed();
     },
+    withdraw(postId, source) {
+      const sources = ids.get(postId);
+      if (!sources?.delete(source) || sources.size > 0) return;
+      ids.delete(postId);
+      changed();
+    },
     prune(shown) {
       const before = ids.size;
-      for (const id of [...ids]) if (shown(id)) ids.delete(id);
+      for (const id of [...ids.keys()]) if (shown(id)) ids.delete(id);
       if (ids.size !== before) changed();
     },
     clear() {

@@ -1,0 +1,3 @@
+// What other features use of signing in.
+export { AuthLayout } from './AuthLayout';
+export { LoginPage } from './LoginPage';
