@@ -1,6 +1,7 @@
 import { mastodon } from '@perch/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { describeRoute } from '../app/plugins/openapi';
+import { accountStatusesRoutes } from './account-statuses.routes';
 import { accountsRoutes } from './accounts.routes';
 import { accountListsRoutes } from './accounts-lists.routes';
 import { preferencesRoutes } from './accounts-preferences.routes';
@@ -13,6 +14,10 @@ import { useMastodonErrors, useMastodonNotFound } from './errors';
 import { parseForm } from './form';
 import { appsRoutes } from './oauth/apps.routes';
 import { oauthRoutes } from './oauth/oauth.routes';
+import { statusActionsRoutes } from './statuses-actions.routes';
+import { statusListsRoutes } from './statuses-lists.routes';
+import { statusesRoutes } from './statuses.routes';
+import { timelinesRoutes } from './timelines.routes';
 
 /**
  * Mastodon's client API (docs.joinmastodon.org/methods), so that the apps people already use work
@@ -45,6 +50,11 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
       await v1.register(markersRoutes, { auth });
       await v1.register(instanceRoutes);
       await v1.register(appsRoutes, { auth });
+      await v1.register(statusesRoutes, { auth });
+      await v1.register(statusActionsRoutes, { auth });
+      await v1.register(statusListsRoutes, { auth });
+      await v1.register(timelinesRoutes, { auth });
+      await v1.register(accountStatusesRoutes, { auth });
     },
     { prefix: '/api/v1' },
   );

@@ -165,3 +165,31 @@ export const statusSchema = z.object({
 export type Status = z.infer<typeof statusSchema>;
 export type QuotedStatus = z.infer<typeof quotedStatusSchema>;
 export type RebloggedStatus = z.infer<typeof rebloggedStatusSchema>;
+
+/** Mastodon's Context entity: the statuses above one in its thread, and those below it. */
+export const contextSchema = z.object({
+  ancestors: z.array(statusSchema),
+  descendants: z.array(statusSchema),
+});
+export type Context = z.infer<typeof contextSchema>;
+
+/** Mastodon's StatusSource: a status's text as written, for editing it. */
+export const statusSourceSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  spoiler_text: z.string(),
+});
+export type StatusSource = z.infer<typeof statusSourceSchema>;
+
+/** Mastodon's StatusEdit: one version of a status. */
+export const statusEditSchema = z.object({
+  content: z.string(),
+  spoiler_text: z.string(),
+  sensitive: z.boolean(),
+  created_at: z.string(),
+  account: accountSchema,
+  poll: z.object({ options: z.array(z.object({ title: z.string() })) }).optional(),
+  media_attachments: z.array(mediaAttachmentSchema),
+  emojis: z.array(customEmojiSchema),
+});
+export type StatusEdit = z.infer<typeof statusEditSchema>;

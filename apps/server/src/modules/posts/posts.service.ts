@@ -1,6 +1,7 @@
 import {
   ErrorMessages,
   type FeedQuery,
+  type PageQuery,
   type Post,
   type PostPage,
   type PreviewCard,
@@ -14,6 +15,7 @@ import { editPost } from './edit';
 import { createPostLists } from './list';
 import { lockedPost, openPost, postExists, readPost } from './open';
 import { pinnedPosts } from './pinned';
+import { interactorIds, repostById, repostsOf } from './reposts';
 import type { Db, PostsServiceDeps } from './posts.deps';
 import * as repo from './posts.repository';
 import * as writes from './posts.writes';
@@ -66,6 +68,16 @@ export function createPostsService(serviceDeps: PostsServiceDeps) {
     exists: (postId: string, viewer: Viewer | null = null) => postExists(deps, postId, viewer),
     /** When each of these members last posted (ms); those who never did are left out. */
     lastPostTimes: (userIds: readonly string[]) => repo.lastPostTimes(deps.reads, userIds),
+    /** Who liked or reposted a post, newest first (see reposts.ts). */
+    interactors: (
+      table: 'likes' | 'reposts',
+      postId: string,
+      viewer: Viewer | null,
+      query: PageQuery,
+    ) => interactorIds(deps, table, postId, viewer, query),
+    /** The reposts of these (post, member) pairs, with their ids. */
+    repostsOf: (pairs: readonly { postId: string; userId: string }[]) => repostsOf(deps, pairs),
+    repostById: (id: string) => repostById(deps, id),
 
     /** Comments update the post's counter in their own transaction. */
     adjustCommentCount: writes.adjustCommentCount,

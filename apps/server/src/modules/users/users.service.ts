@@ -77,6 +77,9 @@ export function createUsersService(serviceDeps: UsersServiceDeps) {
     endFollowsBetween: (trx: Db, events: EventRecorder, a: string, b: string) =>
       endFollowsBetween(deps, trx, events, a, b),
 
+    /** The members among `ids` that exist, in that order, as `viewerId` sees them. */
+    byIds: (ids: readonly string[], viewerId: string | null): Promise<User[]> =>
+      members.packMany(ids, viewerId),
     /** Members as lists show them to the viewer (the blocked and muted lists), in this order. */
     listedFor: (rows: readonly UserRow[], viewer: Viewer | null): User[] =>
       rows.map((row) => toUser(row, { includeEmail: row.id === viewer?.id })),
