@@ -37,6 +37,8 @@ import { createPreviewCardsService } from '../modules/preview-cards/preview-card
 import { createGuardedFetch } from '../platform/infra/guarded-fetch';
 import { createHiddenMembers } from '../modules/safety/hidden-members';
 import { createIdempotencyService } from '../modules/idempotency/idempotency.service';
+import { createInstanceService } from '../modules/instance/instance.service';
+import { createMarkersService } from '../modules/markers/markers.service';
 import { createSafetyService } from '../modules/safety/safety.service';
 import { createSessionsService } from '../modules/sessions/sessions.service';
 import { createOAuthService } from '../mastodon/oauth/oauth.service';
@@ -193,6 +195,8 @@ function createModules(deps: ServicesDeps, views: ReadModel, transact: Transact)
     safety,
     idempotency,
     previewCards,
+    instance: createInstanceService({ reads }),
+    markers: createMarkersService({ db }),
   };
 }
 

@@ -3,6 +3,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { describeRoute } from '../app/plugins/openapi';
 import { accountStatusesRoutes } from './account-statuses.routes';
 import { accountsRoutes } from './accounts.routes';
+import { accountListsRoutes } from './accounts-lists.routes';
+import { preferencesRoutes } from './accounts-preferences.routes';
+import { accountRelationsRoutes } from './accounts-relations.routes';
+import { instanceRoutes, instanceV2Routes } from './instance.routes';
+import { markersRoutes } from './markers.routes';
+import { nodeInfoRoutes } from './nodeinfo.routes';
 import { mastodonAuth } from './auth';
 import { useMastodonErrors, useMastodonNotFound } from './errors';
 import { parseForm } from './form';
@@ -38,6 +44,11 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
     async (v1) => {
       useMastodonNotFound(v1);
       await v1.register(accountsRoutes, { auth });
+      await v1.register(accountListsRoutes, { auth });
+      await v1.register(accountRelationsRoutes, { auth });
+      await v1.register(preferencesRoutes, { auth });
+      await v1.register(markersRoutes, { auth });
+      await v1.register(instanceRoutes);
       await v1.register(appsRoutes, { auth });
       await v1.register(statusesRoutes, { auth });
       await v1.register(statusActionsRoutes, { auth });
@@ -47,5 +58,13 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
     },
     { prefix: '/api/v1' },
   );
+  await app.register(
+    async (v2) => {
+      useMastodonNotFound(v2);
+      await v2.register(instanceV2Routes);
+    },
+    { prefix: '/api/v2' },
+  );
+  await app.register(nodeInfoRoutes);
   await app.register(oauthRoutes);
 };

@@ -72,3 +72,52 @@ export const relationshipSchema = z.object({
   note: z.string(),
 });
 export type Relationship = z.infer<typeof relationshipSchema>;
+
+/** What only the account's owner reads of themselves (CredentialAccount's `source`). */
+export const accountSourceSchema = z.object({
+  /** The bio as the member wrote it, in plain text. */
+  note: z.string(),
+  fields: z.array(fieldSchema),
+  privacy: z.enum(['public', 'unlisted', 'private', 'direct']),
+  sensitive: z.boolean(),
+  language: z.string().nullable(),
+  follow_requests_count: z.number().int(),
+  hide_collections: z.boolean().nullable().optional(),
+  discoverable: z.boolean().nullable().optional(),
+  indexable: z.boolean().optional(),
+  attribution_domains: z.array(z.string()).optional(),
+});
+
+/** Mastodon's CredentialAccount: the Account verify_credentials and update_credentials answer. */
+export const credentialAccountSchema = accountSchema.extend({ source: accountSourceSchema });
+export type CredentialAccount = z.infer<typeof credentialAccountSchema>;
+
+/** Mastodon's Preferences: the member's defaults for posting and reading, by key. */
+export const preferencesSchema = z.object({
+  'posting:default:visibility': z.enum(['public', 'unlisted', 'private', 'direct']),
+  'posting:default:sensitive': z.boolean(),
+  'posting:default:language': z.string().nullable(),
+  'reading:expand:media': z.enum(['default', 'show_all', 'hide_all']),
+  'reading:expand:spoilers': z.boolean(),
+});
+export type Preferences = z.infer<typeof preferencesSchema>;
+
+/** The timelines whose reading position Mastodon's markers keep. */
+export const MARKER_TIMELINES = ['home', 'notifications'] as const;
+export type MarkerTimeline = (typeof MARKER_TIMELINES)[number];
+
+/** Mastodon's Marker: where the member stopped reading a timeline. */
+export const markerSchema = z.object({
+  last_read_id: z.string(),
+  /** Counts the saves, so that clients can tell a stale copy. */
+  version: z.number().int(),
+  updated_at: z.string(),
+});
+export type Marker = z.infer<typeof markerSchema>;
+
+/** The markers asked for, by timeline; a timeline without one is left out. */
+export const markersSchema = z.object({
+  home: markerSchema.optional(),
+  notifications: markerSchema.optional(),
+});
+export type Markers = z.infer<typeof markersSchema>;

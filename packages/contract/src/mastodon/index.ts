@@ -3,3 +3,4 @@ export * from './errors';
 export * from './account';
 export * from './status';
 export * from './application';
+export * from './instance';

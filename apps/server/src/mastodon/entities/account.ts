@@ -56,3 +56,31 @@ export function toAccount(
     hide_collections: false,
   };
 }
+
+/** The member's own Account, with what only they read (`source`): the bio as they wrote it. */
+export function toCredentialAccount(
+  user: User,
+  links: Links,
+  extra: { lastStatusAt?: string | null } = {},
+): mastodon.CredentialAccount {
+  const account = toAccount(user, links, extra);
+  return {
+    ...account,
+    source: {
+      note: user.bio,
+      fields: [],
+      privacy: 'public',
+      sensitive: false,
+      language: null,
+      follow_requests_count: 0,
+      hide_collections: account.hide_collections,
+      discoverable: account.discoverable,
+      indexable: account.indexable,
+      attribution_domains: [],
+    },
+  };
+}
+
+/** A post's time as Mastodon's `last_status_at` (a date, YYYY-MM-DD). */
+export const statusDateOf = (createdAtMs: number | null): string | null =>
+  createdAtMs === null ? null : new Date(createdAtMs).toISOString().slice(0, 10);

@@ -66,6 +66,8 @@ export function createPostsService(serviceDeps: PostsServiceDeps) {
     byIds: (ids: readonly string[], viewer: Viewer | null, rows: readonly number[] | null = null) =>
       presenter.packMany(ids, viewer, rows),
     exists: (postId: string, viewer: Viewer | null = null) => postExists(deps, postId, viewer),
+    /** When each of these members last posted (ms); those who never did are left out. */
+    lastPostTimes: (userIds: readonly string[]) => repo.lastPostTimes(deps.reads, userIds),
     /** Who liked or reposted a post, newest first (see reposts.ts). */
     interactors: (
       table: 'likes' | 'reposts',

@@ -443,3 +443,42 @@ export async function followeesAmong(
   }
   return found;
 }
+
+export type FollowListRow = MemberRow & { followed_at: number };
+
+/**
+ * A page of a member's followers (`side` follower: who follows `userId`) or followees, newest
+ * follow first; keyset [follows.created_at, the other member's id]. `exceptIds` are left out.
+ */
+export function listFollowRows(
+  db: Db,
+  query: {
+    userId: string;
+    side: 'followers' | 'following';
+    after: readonly [number, string] | null;
+    exceptIds: readonly string[];
+    limit: number;
+  },
+): Promise<FollowListRow[]> {
+  const [own, other] =
+    query.side === 'followers'
+      ? (['f.followee_id', 'f.follower_id'] as const)
+      : (['f.follower_id', 'f.followee_id'] as const);
+  let builder = db
+    .selectFrom('follows as f')
+    .innerJoin('users as u', 'u.id', other)
+    .select([...MEMBER_COLUMNS, 'f.created_at as followed_at'])
+    .where(own, '=', query.userId);
+  const after = query.after;
+  if (after) {
+    builder = builder.where((eb) =>
+      eb(eb.refTuple('f.created_at', other), '<', eb.tuple(...after)),
+    );
+  }
+  for (const chunk of chunks(query.exceptIds)) builder = builder.where(other, 'not in', chunk);
+  return builder
+    .orderBy('f.created_at', 'desc')
+    .orderBy(other, 'desc')
+    .limit(query.limit + 1)
+    .execute();
+}

@@ -5,6 +5,7 @@ import type { EventRecorder } from '../../platform/events/transactions';
 import { editProfile } from './edit-profile';
 import { endFollowsBetween } from './end-follows';
 import { follow, lockPair, unfollow } from './follow';
+import { followList } from './follow-lists';
 import { createFollowsNearlyEveryone } from './follows-nearly-everyone';
 import { profile } from './profile';
 import { indexableMembers, publicAmong, publicMember, type PublicMember } from './public';
@@ -80,8 +81,10 @@ export function createUsersService(serviceDeps: UsersServiceDeps) {
     byIds: (ids: readonly string[], viewerId: string | null): Promise<User[]> =>
       members.packMany(ids, viewerId),
     /** Members as lists show them to the viewer (the blocked and muted lists), in this order. */
-    listedFor: (rows: readonly UserRow[], viewer: Viewer): User[] =>
-      rows.map((row) => toUser(row, { includeEmail: row.id === viewer.id })),
+    listedFor: (rows: readonly UserRow[], viewer: Viewer | null): User[] =>
+      rows.map((row) => toUser(row, { includeEmail: row.id === viewer?.id })),
+    /** Whom the viewer blocks, is blocked by and mutes (as every read that filters them sees it). */
+    relationsOf: (viewerId: string) => deps.hidden.relationsOf(viewerId),
 
     search: (viewer: Viewer | null, query: UserSearchQuery) => searchMembers(deps, viewer, query),
     suggestions: (viewer: Viewer, query: PageQuery) => suggestions(deps, viewer, query),
@@ -95,6 +98,12 @@ export function createUsersService(serviceDeps: UsersServiceDeps) {
     edit: (viewer: Viewer, changes: UserEditBody['userData']) => editProfile(deps, viewer, changes),
     follow: (viewer: Viewer, userId: string) => follow(deps, viewer, userId),
     unfollow: (viewer: Viewer, userId: string) => unfollow(deps, viewer, userId),
+    /** A page of the member's followers, newest follow first. */
+    followers: (userId: string, viewer: Viewer | null, query: PageQuery) =>
+      followList(deps, 'followers', userId, viewer, query),
+    /** A page of the members the member follows, newest follow first. */
+    following: (userId: string, viewer: Viewer | null, query: PageQuery) =>
+      followList(deps, 'following', userId, viewer, query),
   };
 }
 

@@ -32,6 +32,7 @@ import * as quotePosts from './migrations/0030_quote_posts';
 import * as reposts from './migrations/0031_reposts';
 import * as memberPageColumns from './migrations/0032_member_page_columns';
 import * as oauthApps from './migrations/0033_oauth_apps';
+import * as markers from './migrations/0034_markers';
 
 // Listed here rather than read from disk so the bundled server carries its migrations.
 export const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '0031_reposts': reposts,
   '0032_member_page_columns': memberPageColumns,
   '0033_oauth_apps': oauthApps,
+  '0034_markers': markers,
 };
 
 const provider: MigrationProvider = {

@@ -398,6 +398,7 @@ export interface Database {
   blocks: SafetyTable;
   mutes: SafetyTable;
   idempotency_keys: IdempotencyKeysTable;
+  markers: MarkersTable;
 }
 
 /** A create's Idempotency-Key and what the first request with it made (modules/idempotency). */
@@ -407,6 +408,17 @@ export interface IdempotencyKeysTable {
   post_id: string | null;
   comment_id: string | null;
   created_at: number;
+}
+
+/** Where a member stopped reading a timeline, as Mastodon's apps save it (migration 0034). */
+export interface MarkersTable {
+  user_id: string;
+  /** 'home' or 'notifications'. */
+  timeline: string;
+  last_read_id: string;
+  /** How many times it was saved. */
+  version: number;
+  updated_at: number;
 }
 
 export type UserRow = Selectable<UsersTable>;
