@@ -884,7 +884,6 @@ function checkFeed(
   }
 }
 
-
 /**
  * The properties of every answer: never a server error, JSON throughout, and every refusal in the
  * one error shape. File answers (stored media, a member's export) are the 2xx that are not JSON;
