@@ -48,6 +48,8 @@ describe('Mastodon statuses', () => {
       mentions: [{ id: ben.user._id, acct: ben.user.username }],
     });
     expect(status.id).toMatch(/^[0-9A-Z]{26}$/);
+    // The post's public page, as Perch serves it.
+    expect(status.url).toBe(`${t.url}/@${ana.user.username}/${status.id}`);
     expect(status.content).toContain(`<a href="${t.url}/tags/birds" class="hashtag" rel="tag">`);
     expect(status.content).toContain(`href="${t.url}/@${ben.user.username}"`);
     const read = await t.client(ben.token).v1.statuses.$select(status.id).fetch();

@@ -9,8 +9,9 @@ export const absolute = (links: Links, pathOrUrl: string): string =>
 export const profileUrl = (links: Links, username: string): string =>
   `${links.origin}/@${encodeURIComponent(username)}`;
 
-export const postUrl = (links: Links, postId: string): string =>
-  `${links.origin}/posts/${encodeURIComponent(postId)}`;
+/** A post's public page, `/@username/<id>`. */
+export const postUrl = (links: Links, username: string, postId: string): string =>
+  `${profileUrl(links, username)}/${encodeURIComponent(postId)}`;
 
 export const tagUrl = (links: Links, tag: string): string =>
   `${links.origin}/tags/${encodeURIComponent(tag.toLowerCase())}`;

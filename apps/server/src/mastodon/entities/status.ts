@@ -116,7 +116,7 @@ const quoteApprovalFor = (viewerId: string | null): mastodon.Status['quote_appro
 /** The fields every status has, of a post (its quote and reblog are the caller's). */
 function postFields(post: Post, account: mastodon.Account, context: StatusContext): StatusFields {
   const { links, viewerId } = context;
-  const url = postUrl(links, post._id);
+  const url = postUrl(links, post.username, post._id);
   const viewerFlags =
     viewerId === null
       ? {}
@@ -228,14 +228,14 @@ export function toReblog(
 /** A comment as a Status replying to its post (id: see statuses-ids.ts). */
 export function toCommentStatus(
   comment: Comment,
-  post: Pick<Post, '_id' | 'userId'>,
+  post: Pick<Post, '_id' | 'userId' | 'username'>,
   statusId: string,
   context: StatusContext,
 ): mastodon.Status | null {
   const account = comment.userId === null ? undefined : context.accounts.get(comment.userId);
   if (!account) return null;
   const { links, viewerId } = context;
-  const url = `${postUrl(links, post._id)}#comment-${comment._id}`;
+  const url = `${postUrl(links, post.username, post._id)}#comment-${comment._id}`;
   const upvoted = viewerId !== null && comment.votes.upvotedBy.some((ref) => ref._id === viewerId);
   return {
     id: statusId,
