@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { accountSchema, customEmojiSchema } from './account';
 
+/** An image's size as MediaAttachment's `meta` gives it ("640x480", width over height). */
+const mediaSizeSchema = z.object({
+  width: z.number().int(),
+  height: z.number().int(),
+  size: z.string(),
+  aspect: z.number(),
+});
+
 /** Mastodon's MediaAttachment; Perch's are images. */
 export const mediaAttachmentSchema = z.object({
   id: z.string(),
@@ -10,22 +18,8 @@ export const mediaAttachmentSchema = z.object({
   remote_url: z.string().nullable(),
   meta: z
     .object({
-      original: z
-        .object({
-          width: z.number().int(),
-          height: z.number().int(),
-          size: z.string(),
-          aspect: z.number(),
-        })
-        .optional(),
-      small: z
-        .object({
-          width: z.number().int(),
-          height: z.number().int(),
-          size: z.string(),
-          aspect: z.number(),
-        })
-        .optional(),
+      original: mediaSizeSchema.optional(),
+      small: mediaSizeSchema.optional(),
       focus: z.object({ x: z.number(), y: z.number() }).optional(),
     })
     .nullable(),
