@@ -12,8 +12,10 @@ import { nodeInfoRoutes } from './nodeinfo.routes';
 import { mastodonAuth } from './auth';
 import { useMastodonErrors, useMastodonNotFound } from './errors';
 import { parseForm } from './form';
+import { mediaRoutes, mediaV2Routes } from './media.routes';
 import { appsRoutes } from './oauth/apps.routes';
 import { oauthRoutes } from './oauth/oauth.routes';
+import { pollsRoutes } from './polls.routes';
 import { statusActionsRoutes } from './statuses-actions.routes';
 import { statusListsRoutes } from './statuses-lists.routes';
 import { statusesRoutes } from './statuses.routes';
@@ -55,6 +57,8 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
       await v1.register(statusListsRoutes, { auth });
       await v1.register(timelinesRoutes, { auth });
       await v1.register(accountStatusesRoutes, { auth });
+      await v1.register(pollsRoutes, { auth });
+      await v1.register(mediaRoutes, { auth });
     },
     { prefix: '/api/v1' },
   );
@@ -62,6 +66,7 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
     async (v2) => {
       useMastodonNotFound(v2);
       await v2.register(instanceV2Routes);
+      await v2.register(mediaV2Routes, { auth });
     },
     { prefix: '/api/v2' },
   );

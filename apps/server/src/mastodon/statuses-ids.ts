@@ -1,4 +1,5 @@
 import { decodeTime } from 'ulid';
+import { z } from 'zod';
 import { encodeCursor } from '../lib/cursor';
 import { notFound } from '../lib/errors';
 import { MastodonMessages } from './auth';
@@ -65,4 +66,55 @@ export function mediaUrlOf(id: string): string {
   if (upload) return `/media/${id.slice(0, 2)}/${id}`;
   const decoded = Buffer.from(id, 'base64url').toString('utf8');
   return decoded.startsWith('/media/') ? decoded : id;
+}
+
+/** Where a picture's focal point is, each side from -1 to 1 (Mastodon's `focus`). */
+export interface Focus {
+  x: number;
+  y: number;
+}
+
+/** An attachment id as an upload, with the description and focus it was given. */
+export interface MediaRef {
+  url: string;
+  description: string | null;
+  focus: Focus | null;
+}
+
+const DETAILS = z.object({
+  d: z.string().optional(),
+  f: z.tuple([z.number().min(-1).max(1), z.number().min(-1).max(1)]).optional(),
+});
+
+/**
+ * Perch keeps an image's description with the post that shows it, not with the upload: an
+ * uploaded attachment's id carries what it was given, `<sha256>.<ext>.<base64url of JSON>`, so
+ * that a status made with that id shows it. Without either the id is the plain upload id.
+ */
+export function uploadedMediaId(url: string, description: string | null, focus: Focus | null) {
+  const id = mediaIdOf(url);
+  if (!description && !focus) return id;
+  const details = {
+    ...(description && { d: description }),
+    ...(focus && { f: [focus.x, focus.y] }),
+  };
+  return `${id}.${Buffer.from(JSON.stringify(details)).toString('base64url')}`;
+}
+
+/** What an attachment id names (see uploadedMediaId); details that do not read are dropped. */
+export function mediaRefOf(id: string): MediaRef {
+  const [hash = '', extension = '', details] = id.split('.');
+  if (details === undefined || !UPLOAD_ID.test(`${hash}.${extension}`)) {
+    return { url: mediaUrlOf(id), description: null, focus: null };
+  }
+  const url = mediaUrlOf(`${hash}.${extension}`);
+  try {
+    const parsed = DETAILS.safeParse(JSON.parse(Buffer.from(details, 'base64url').toString()));
+    if (!parsed.success) return { url, description: null, focus: null };
+    const [x, y] = parsed.data.f ?? [];
+    const focus = x === undefined || y === undefined ? null : { x, y };
+    return { url, description: parsed.data.d ?? null, focus };
+  } catch {
+    return { url, description: null, focus: null };
+  }
 }

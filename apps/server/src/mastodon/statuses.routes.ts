@@ -14,7 +14,7 @@ import { viewerOf } from '../lib/viewer';
 import { repost as repostInteraction } from '../modules/interactions';
 import { MastodonMessages, type MastodonAuth } from './auth';
 import { statusRenderer, type StatusRenderer } from './hydrate';
-import { mediaUrlOf, postIdOf, statusRefOf } from './statuses-ids';
+import { mediaRefOf, postIdOf, statusRefOf } from './statuses-ids';
 import { formBoolean, formList } from './form';
 import { commentOf, openPost, orNotFound, postStatus, statusById } from './statuses-read';
 
@@ -23,7 +23,8 @@ const idParams = z.object({ id: z.string().min(1).max(64) });
 /** POST /api/v1/statuses's parameters (visibility, language and scheduling are not Perch's). */
 const statusBodySchema = z.object({
   status: z.string().optional(),
-  media_ids: formList(z.string().max(300)).optional(),
+  // An uploaded attachment's id may carry its description (see statuses-ids.ts).
+  media_ids: formList(z.string().max(8000)).optional(),
   poll: z
     .object({
       options: formList(z.string()),
@@ -59,7 +60,10 @@ function checked<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 const mediaOf = (body: Pick<StatusBody, 'media_ids'>) =>
-  body.media_ids?.map((id) => ({ url: mediaUrlOf(id) }));
+  body.media_ids?.map((id) => {
+    const { url, description } = mediaRefOf(id);
+    return { url, alt: description };
+  });
 
 function postDataOf(body: StatusBody) {
   return {

@@ -19,10 +19,10 @@ export interface MediaRoutesOptions {
 }
 
 // Room for the multipart framing and the purpose field around the largest image.
-const ENVELOPE_BYTES = 64 * 1024;
+export const ENVELOPE_BYTES = 64 * 1024;
 
 /** Multipart refusals in our words: what went wrong and how to send it right. */
-function describeMultipartError(error: unknown): AppError {
+export function describeMultipartError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new AppError(413, MediaMessages.tooLarge);

@@ -355,6 +355,13 @@ export function createMediaService({ db, store, log }: MediaServiceDeps) {
       const rows = urls.length === 0 ? [] : await repo.mediaFacts(db, [...new Set(urls)]);
       return new Map(rows.map(({ url, ...facts }) => [url, facts]));
     },
+    /** A member's own upload of an image, by its URL; null when they uploaded no such image. */
+    async uploadOf(ownerId: string, url: string): Promise<OwnUpload | null> {
+      const row = await repo.findMediaOf(db, ownerId, url);
+      if (!row) return null;
+      const { thumbnail_url: thumbnailURL, width, height, blurhash } = row;
+      return { url: row.url, thumbnailURL, width, height, blurhash };
+    },
     /** Whether an image of ours is stored, by its URL. */
     async has(url: string): Promise<boolean> {
       const key = mediaKeyOf(url);
@@ -390,6 +397,15 @@ export interface MediaSize {
   height: number;
   mime: string;
   bytes: number;
+}
+
+/** A member's upload as its record keeps it. */
+export interface OwnUpload {
+  url: string;
+  thumbnailURL: string;
+  width: number;
+  height: number;
+  blurhash: string | null;
 }
 
 /** What an upload's record says of an image a post shows. */
