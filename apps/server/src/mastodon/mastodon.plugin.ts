@@ -9,6 +9,7 @@ import { accountRelationsRoutes } from './accounts-relations.routes';
 import { instanceRoutes, instanceV2Routes } from './instance.routes';
 import { markersRoutes } from './markers.routes';
 import { nodeInfoRoutes } from './nodeinfo.routes';
+import { notificationsRoutes } from './notifications.routes';
 import { mastodonAuth } from './auth';
 import { useMastodonErrors, useMastodonNotFound } from './errors';
 import { parseForm } from './form';
@@ -55,6 +56,7 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
       await v1.register(statusListsRoutes, { auth });
       await v1.register(timelinesRoutes, { auth });
       await v1.register(accountStatusesRoutes, { auth });
+      await v1.register(notificationsRoutes, { auth });
     },
     { prefix: '/api/v1' },
   );
