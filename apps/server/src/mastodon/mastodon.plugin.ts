@@ -9,7 +9,7 @@ import { accountRelationsRoutes } from './accounts-relations.routes';
 import { instanceRoutes, instanceV2Routes } from './instance.routes';
 import { markersRoutes } from './markers.routes';
 import { nodeInfoRoutes } from './nodeinfo.routes';
-import { notificationsRoutes } from './notifications.routes';
+import { notificationsRoutes, notificationsV2Routes } from './notifications.routes';
 import { mastodonAuth } from './auth';
 import { useMastodonErrors, useMastodonNotFound } from './errors';
 import { parseForm } from './form';
@@ -64,6 +64,7 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
     async (v2) => {
       useMastodonNotFound(v2);
       await v2.register(instanceV2Routes);
+      await v2.register(notificationsV2Routes, { auth });
     },
     { prefix: '/api/v2' },
   );

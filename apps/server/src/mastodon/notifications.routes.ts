@@ -7,13 +7,14 @@ import { viewerOf, type Viewer } from '../lib/viewer';
 import { arrayParam } from './accounts';
 import type { MastodonAuth } from './auth';
 import { MastodonMessages } from './auth';
-import { statusRenderer } from './hydrate';
+import { statusRenderer, type StatusRenderer } from './hydrate';
 import {
   cursorAt,
   cursorBelow,
   keysetOfId,
   keysetOrNull,
   notificationIdOf,
+  toGroupedResults,
   toNotifications,
   typeOf,
 } from './notifications';
@@ -86,16 +87,18 @@ function typeFilter(query: ListQuery): (group: NotificationGroup) => boolean {
   };
 }
 
-/** A page of the member's notifications as Mastodon's parameters ask for it, with its `Link`. */
-async function notificationsPage(
+/**
+ * The page of the member's groups Mastodon's parameters ask for, newest first, with its `Link`
+ * header.
+ */
+async function groupsPage(
   app: FastifyInstance,
   request: FastifyRequest<{ Querystring: ListQuery }>,
   reply: FastifyReply,
-): Promise<mastodon.Notification[]> {
+): Promise<{ groups: NotificationGroup[]; renderer: StatusRenderer }> {
   const viewer = viewerOf(request);
   const { query } = request;
   const limit = limitOf(query, 40, 80);
-  const keep = typeFilter(query);
   const boundId = query.min_id ?? query.since_id ?? null;
   const walked = await walk(
     (cursor, size) => app.services.notifications.list(viewer, { cursor, limit: size }),
@@ -104,14 +107,13 @@ async function notificationsPage(
       pageSize: boundId === null ? Math.min(limit + 1, 50) : WALK_PAGE,
       boundId,
     },
-    keep,
+    typeFilter(query),
     (kept) => query.min_id === undefined && kept > limit,
   );
   // With min_id the page is the oldest of those above it; otherwise the newest.
   const groups =
     query.min_id === undefined ? walked.groups.slice(0, limit) : walked.groups.slice(-limit);
   const renderer = statusRenderer(app, request);
-  const answer = await toNotifications(app, renderer, viewer, groups);
   const first = groups[0];
   const last = groups[groups.length - 1];
   if (first && last) {
@@ -119,7 +121,7 @@ async function notificationsPage(
     const ids = { first: notificationIdOf(first), last: notificationIdOf(last) };
     setPageLinks(request, reply, renderer.links.origin, ids, more);
   }
-  return answer;
+  return { groups, renderer };
 }
 
 /**
@@ -149,7 +151,10 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> 
         summary: "The member's notifications, newest first (types[], exclude_types[])",
       },
     },
-    (request, reply) => notificationsPage(app, request, reply),
+    async (request, reply) => {
+      const { groups, renderer } = await groupsPage(app, request, reply);
+      return toNotifications(app, renderer, viewerOf(request), groups);
+    },
   );
 
   app.get(
@@ -215,6 +220,31 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> 
       await groupOf(viewer, request.params.id);
       await notifications.dismiss(viewer, { groupKey, unread: unread === 1 });
       return {};
+    },
+  );
+};
+
+/**
+ * Mastodon's grouped notifications (docs.joinmastodon.org/methods/grouped_notifications): Perch's
+ * groups as they are, each account and status once.
+ */
+export const notificationsV2Routes: FastifyPluginAsyncZod<{ auth: MastodonAuth }> = async (
+  app,
+  { auth },
+) => {
+  app.get(
+    '/notifications',
+    {
+      preHandler: auth.member('read:notifications'),
+      schema: {
+        querystring: listQuerySchema,
+        response: { 200: mastodon.groupedNotificationsResultsSchema },
+        summary: "The member's notifications in groups, newest first",
+      },
+    },
+    async (request, reply) => {
+      const { groups, renderer } = await groupsPage(app, request, reply);
+      return toGroupedResults(app, renderer, viewerOf(request), groups);
     },
   );
 };

@@ -68,17 +68,25 @@ export const cursorAt = ([time, key, unread]: Keyset): string =>
 
 export const typeOf = (group: NotificationGroup): mastodon.NotificationType => TYPE_OF[group.kind];
 
+/** A group as Mastodon shows it: its members' accounts (newest first) and its status. */
+export interface RenderedGroup {
+  group: NotificationGroup;
+  accounts: mastodon.Account[];
+  /** Null for follows. */
+  status: mastodon.Status | null;
+}
+
 /**
- * Notification groups as Mastodon notifications, one each, with the group's newest member as the
- * account; a group whose account or status the viewer can no longer see is left out.
+ * Notification groups with their members' accounts and their statuses, read together; a group
+ * whose members or status the viewer can no longer see is left out.
  */
-export async function toNotifications(
+export async function renderGroups(
   app: FastifyInstance,
   renderer: StatusRenderer,
   viewer: Viewer,
   groups: readonly NotificationGroup[],
-): Promise<mastodon.Notification[]> {
-  const actorIds = new Set(groups.flatMap((group) => group.actors[0]?._id ?? []));
+): Promise<RenderedGroup[]> {
+  const actorIds = new Set(groups.flatMap((group) => group.actors.map((actor) => actor._id)));
   const members = await app.services.users.byIds([...actorIds], viewer.id);
   const accounts = new Map(members.map((user) => [user._id, toAccount(user, renderer.links)]));
   const postIds = new Set(groups.flatMap((group) => group.post?._id ?? []));
@@ -104,23 +112,71 @@ export async function toNotifications(
     }
   }
 
-  const notifications: mastodon.Notification[] = [];
+  const rendered: RenderedGroup[] = [];
   for (const group of groups) {
-    const account = accounts.get(group.actors[0]?._id ?? '');
-    if (!account) continue;
-    const base = {
+    const members = group.actors.flatMap((actor) => accounts.get(actor._id) ?? []);
+    if (members.length === 0) continue;
+    const status = group.kind === 'follow' ? null : await statusOf(group);
+    if (group.kind !== 'follow' && !status) continue;
+    rendered.push({ group, accounts: members, status });
+  }
+  return rendered;
+}
+
+/**
+ * Notification groups as Mastodon notifications, one each, with the group's newest member as the
+ * account (see renderGroups).
+ */
+export async function toNotifications(
+  app: FastifyInstance,
+  renderer: StatusRenderer,
+  viewer: Viewer,
+  groups: readonly NotificationGroup[],
+): Promise<mastodon.Notification[]> {
+  const rendered = await renderGroups(app, renderer, viewer, groups);
+  return rendered.flatMap(({ group, accounts, status }) => {
+    const [account] = accounts;
+    if (!account) return [];
+    return {
       id: notificationIdOf(group),
       type: typeOf(group),
       group_key: group.id,
       created_at: group.latestAt,
       account,
+      ...(status && { status }),
     };
-    if (group.kind === 'follow') {
-      notifications.push(base);
-      continue;
-    }
-    const status = await statusOf(group);
-    if (status) notifications.push({ ...base, status });
-  }
-  return notifications;
+  });
+}
+
+/** Groups as v2's GroupedNotificationsResults: each account and status once. */
+export async function toGroupedResults(
+  app: FastifyInstance,
+  renderer: StatusRenderer,
+  viewer: Viewer,
+  groups: readonly NotificationGroup[],
+): Promise<mastodon.GroupedNotificationsResults> {
+  const rendered = await renderGroups(app, renderer, viewer, groups);
+  const accounts = new Map<string, mastodon.Account>();
+  const statuses = new Map<string, mastodon.Status>();
+  const notificationGroups = rendered.map(({ group, accounts: members, status }) => {
+    for (const account of members) accounts.set(account.id, account);
+    if (status) statuses.set(status.id, status);
+    const id = notificationIdOf(group);
+    return {
+      group_key: group.id,
+      notifications_count: group.actorCount,
+      type: typeOf(group),
+      most_recent_notification_id: id,
+      page_min_id: id,
+      page_max_id: id,
+      latest_page_notification_at: group.latestAt,
+      sample_account_ids: members.map((account) => account.id),
+      ...(status && { status_id: status.id }),
+    };
+  });
+  return {
+    accounts: [...accounts.values()],
+    statuses: [...statuses.values()],
+    notification_groups: notificationGroups,
+  };
 }

@@ -102,6 +102,7 @@ CALLS.push(
   'GET /api/v1/notifications/{id}',
   'POST /api/v1/notifications/clear',
   'POST /api/v1/notifications/{id}/dismiss',
+  'GET /api/v2/notifications',
   'POST /api/v1/statuses',
   'POST /api/v1/statuses/{id}/bookmark',
   'POST /api/v1/statuses/{id}/favourite',

@@ -131,6 +131,33 @@ describe('Mastodon notifications', () => {
     ]);
   });
 
+  it('answers v2 grouped notifications with each account and status once', async () => {
+    const [ana, ben, cy] = await createMembers(t.app, 3);
+    const { post } = await actOn(ana, ben);
+    await t.client(cy.token).v1.statuses.$select(post.id).favourite();
+    await drain(t.app);
+    const grouped = await t.client(ana.token).v2.notifications.list();
+    expect(grouped.notificationGroups.map((group) => group.type)).toEqual([
+      'favourite',
+      'follow',
+      'mention',
+      'reblog',
+    ]);
+    expect(grouped.notificationGroups[0]).toMatchObject({
+      notificationsCount: 2,
+      sampleAccountIds: [cy.user._id, ben.user._id],
+      statusId: post.id,
+    });
+    expect(grouped.accounts.map((account) => account.id).sort()).toEqual(
+      [ben.user._id, cy.user._id].sort(),
+    );
+    expect(grouped.statuses.map((status) => status.id)).toContain(post.id);
+    const v1 = await notificationsOf(ana);
+    expect(grouped.notificationGroups.map((group) => group.mostRecentNotificationId)).toEqual(
+      v1.map((n) => n.id),
+    );
+  });
+
   it('asks for the notification scopes', async () => {
     const [ana] = await createMembers(t.app, 1);
     const anonymous = await fetch(`${t.url}/api/v1/notifications`);
