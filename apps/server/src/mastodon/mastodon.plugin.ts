@@ -9,6 +9,7 @@ import { accountRelationsRoutes } from './accounts-relations.routes';
 import { instanceRoutes, instanceV2Routes } from './instance.routes';
 import { markersRoutes } from './markers.routes';
 import { nodeInfoRoutes } from './nodeinfo.routes';
+import { notificationsRoutes, notificationsV2Routes } from './notifications.routes';
 import { mastodonAuth } from './auth';
 import { useMastodonErrors, useMastodonNotFound } from './errors';
 import { parseForm } from './form';
@@ -59,6 +60,7 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
       await v1.register(accountStatusesRoutes, { auth });
       await v1.register(pollsRoutes, { auth });
       await v1.register(mediaRoutes, { auth });
+      await v1.register(notificationsRoutes, { auth });
     },
     { prefix: '/api/v1' },
   );
@@ -67,6 +69,7 @@ export const mastodonApi: FastifyPluginAsync = async (app) => {
       useMastodonNotFound(v2);
       await v2.register(instanceV2Routes);
       await v2.register(mediaV2Routes, { auth });
+      await v2.register(notificationsV2Routes, { auth });
     },
     { prefix: '/api/v2' },
   );

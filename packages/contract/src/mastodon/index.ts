@@ -4,3 +4,4 @@ export * from './account';
 export * from './status';
 export * from './application';
 export * from './instance';
+export * from './notification';

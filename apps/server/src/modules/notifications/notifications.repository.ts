@@ -189,6 +189,25 @@ export async function markAllRead(db: Db, recipientId: string, at: number): Prom
 
 const unreadFlag = sql<number>`case when read_at is null then 1 else 0 end`;
 
+/**
+ * Removes the member's notifications: all of them, or one group's (its unread or its read ones);
+ * answers how many were removed.
+ */
+export async function deleteForRecipient(
+  db: Db,
+  recipientId: string,
+  group: { groupKey: string; unread: boolean } | null,
+): Promise<number> {
+  let query = db.deleteFrom('notifications').where('recipient_id', '=', recipientId);
+  if (group) {
+    query = query
+      .where('group_key', '=', group.groupKey)
+      .where('read_at', group.unread ? 'is' : 'is not', null);
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export interface GroupRow {
   group_key: string;
   unread: number;

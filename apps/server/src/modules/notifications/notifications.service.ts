@@ -108,6 +108,20 @@ export function createNotificationsService({
       await recordUnreadCounts(trx, events, await repo.deleteBetween(trx, a, b));
     },
 
+    /**
+     * Removes the member's notifications, all or one group's (the unread or the read ones);
+     * answers whether any were removed. The member's other tabs and devices hear the new count.
+     */
+    dismiss: (
+      viewer: Viewer,
+      group: { groupKey: string; unread: boolean } | null = null,
+    ): Promise<boolean> =>
+      transact(async (trx, events) => {
+        const removed = await repo.deleteForRecipient(trx, viewer.id, group);
+        if (removed > 0) await recordUnreadCounts(trx, events, [viewer.id]);
+        return removed > 0;
+      }),
+
     /** Marks every notification read; the member's other tabs and devices hear of it. */
     markAllRead: (viewer: Viewer): Promise<UnreadCount> =>
       transact(async (trx, events) => {
