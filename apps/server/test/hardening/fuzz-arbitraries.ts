@@ -952,7 +952,9 @@ export function checkAnswer(
   } catch {
     fail('answer does not parse as JSON');
   }
-  const shape = inMastodonApi(request.url) ? mastodon.errorSchema : errorBodySchema;
+  // Where the request arrives once its dot segments are resolved (`/nodeinfo/%2e%2e` is `/`).
+  const arrived = new URL(request.url, 'http://perch.test').pathname;
+  const shape = inMastodonApi(arrived) ? mastodon.errorSchema : errorBodySchema;
   if (!success && !shape.safeParse(body).success) fail('error not in the error shape');
 }
 
