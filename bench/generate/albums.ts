@@ -1,6 +1,7 @@
 /** Which posts show images, and how many: drawn per post, the same for a seed. */
 import { Prng } from '../lib/prng';
-import type { LoadInput } from './model';
+import type { Sink } from '../lib/sink';
+import type { Posts } from './posts';
 
 /** Share of posts with images, and of those, how many hold more than one. */
 const WITH_IMAGES = 0.25;
@@ -49,7 +50,13 @@ export function albumOf(i: number, count: number): AlbumImage[] {
 }
 
 /** One row per image of a post (post_media), as the server keeps them for media release. */
-export async function writePostMedia({ sink, model }: LoadInput): Promise<number> {
+export async function writePostMedia({
+  sink,
+  model,
+}: {
+  sink: Sink;
+  model: { posts: Pick<Posts, 'postIds'>; imageCount: Uint8Array };
+}): Promise<number> {
   const { postIds } = model.posts;
   const { imageCount } = model;
   const w = sink.writer('post_media', [

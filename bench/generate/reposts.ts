@@ -2,7 +2,9 @@
 import { ulid } from 'ulid';
 import { Prng } from '../lib/prng';
 import { IntList } from './int-list';
-import type { LoadInput } from './model';
+import type { Sink } from '../lib/sink';
+import type { Members } from './members';
+import type { Posts } from './posts';
 import { sortTiedIds } from './tied-ids';
 
 const REPOSTS_PER_POST = 0.3;
@@ -68,7 +70,15 @@ export class RepostDraws {
 
 /** Writes the reposts in time order, each with a ULID of its time (ids ascend with the rows). */
 export async function writeReposts(
-  { sink, model, seed }: LoadInput,
+  {
+    sink,
+    model,
+    seed,
+  }: {
+    sink: Sink;
+    model: { members: Pick<Members, 'memberIds'>; posts: Pick<Posts, 'postIds'> };
+    seed: string;
+  },
   draws: RepostDraws,
 ): Promise<number> {
   const { memberIds } = model.members;
