@@ -11,7 +11,7 @@ import { markersRoutes } from './markers.routes';
 import { nodeInfoRoutes } from './nodeinfo.routes';
 import { notificationsRoutes, notificationsV2Routes } from './notifications.routes';
 import { mastodonAuth } from './auth';
-import { useMastodonErrors, useMastodonNotFound } from './errors';
+import { useMastodonNotFound } from './errors';
 import { parseForm } from './form';
 import { mediaRoutes, mediaV2Routes } from './media.routes';
 import { appsRoutes } from './oauth/apps.routes';
@@ -29,7 +29,6 @@ import { timelinesRoutes } from './timelines.routes';
  */
 export const mastodonApi: FastifyPluginAsync = async (app) => {
   const auth = mastodonAuth(app);
-  useMastodonErrors(app);
   // Mastodon's clients send form-encoded bodies as often as JSON.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -148,11 +148,15 @@ export const errorHandler = fp((app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const answer = answerFor(error, request);
     if (answer.retryAfter !== undefined) void reply.header('retry-after', answer.retryAfter);
-    // What fails before a route of Mastodon's API is found (a body that does not parse, an unknown
-    // path below it) still answers in its shape.
-    const body = inMastodonApi(request.url)
-      ? { error: answer.messages.join('; ') }
-      : { errors: answer.messages };
-    return reply.status(answer.status).send(body);
+    if (!inMastodonApi(request.url)) {
+      return reply.status(answer.status).send({ errors: answer.messages });
+    }
+    // Mastodon's client API answers {error}, wherever the failure arose (a route, a body that does
+    // not parse, an unknown path below it); parameters that do not validate answer 422, as its
+    // validation failures do.
+    const text = answer.messages.join('; ');
+    return hasZodFastifySchemaValidationErrors(error)
+      ? reply.status(422).send({ error: `Validation failed: ${text}` })
+      : reply.status(answer.status).send({ error: text });
   });
 });
